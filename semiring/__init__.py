@@ -1,0 +1,35 @@
+"""semiring: GraphBLAS-style sparse linear algebra over semirings for graph algorithms.
+
+Graph algorithms are written as masked products over semirings (``min_plus``, ``any_pair``,
+``lor_land``, ...) with the write step ``C<M, replace> = accum(C, T)`` of the GraphBLAS C API
+specification. See ``DESIGN.md`` for the contract.
+
+>>> import semiring as sr
+>>> A = sr.Matrix.from_coo([0, 1], [1, 2], [2.0, 3.0], nrows=3, ncols=3)
+>>> u = sr.Vector.from_coo([0], [0.0], size=3)
+>>> sr.vxm(u, A, sr.semirings.min_plus).to_coo()
+(array([1]), array([2.]))
+"""
+
+from . import dtypes, exceptions
+from .core import (
+    Mask, Matrix, Vector, apply, assign, ewise_add, ewise_mult, extract, kronecker, mxm, mxv,
+    reduce_columnwise, reduce_rowwise, reduce_scalar, select, transpose, vxm,
+)
+from .exceptions import (
+    BackendUnavailable, DimensionMismatch, DomainMismatch, IndexOutOfBound, InvalidValue,
+    NegativeCycleError, SemiringError,
+)
+from .ops import BinaryOp, IndexUnaryOp, Monoid, Semiring, UnaryOp, binary, indexunary, monoid, unary
+from .ops import semiring as semirings
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Matrix", "Vector", "Mask", "BinaryOp", "UnaryOp", "IndexUnaryOp", "Monoid", "Semiring",
+    "binary", "unary", "indexunary", "monoid", "semirings", "dtypes", "exceptions",
+    "mxv", "vxm", "mxm", "ewise_add", "ewise_mult", "apply", "select", "reduce_rowwise",
+    "reduce_columnwise", "reduce_scalar", "assign", "extract", "transpose", "kronecker",
+    "SemiringError", "DimensionMismatch", "DomainMismatch", "IndexOutOfBound", "InvalidValue",
+    "NegativeCycleError", "BackendUnavailable",
+]

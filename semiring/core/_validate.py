@@ -1,0 +1,74 @@
+"""Input validation shared by constructors and operations: one place, one message style."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import dtypes as _dt
+from ..exceptions import DimensionMismatch, DomainMismatch, IndexOutOfBound, InvalidValue
+
+DEVICES = ("cpu", "gpu")
+
+
+def device(dev):
+    if dev not in DEVICES:
+        raise InvalidValue(f"device: expected 'cpu' or 'gpu'; given {dev!r}")
+    if dev == "gpu":
+        from ..exceptions import BackendUnavailable
+
+        raise BackendUnavailable(
+            "device='gpu': the GPU backend is not available in this version of semiring; use device='cpu'"
+        )
+    return dev
+
+
+def dimension(n, what):
+    if isinstance(n, (bool, np.bool_)) or not isinstance(n, (int, np.integer)):
+        raise InvalidValue(f"{what}: expected a non-negative integer; given {n!r}")
+    if n < 0:
+        raise InvalidValue(f"{what}: expected a non-negative integer; given {n}")
+    return int(n)
+
+
+def index_array(idx, n, what):
+    """Convert to a 1-d int64 array and check 0 <= idx < n."""
+    arr = np.asarray(idx)
+    if arr.ndim != 1:
+        raise InvalidValue(f"{what}: expected a 1-d array of indices; given shape {arr.shape}")
+    if arr.size == 0:
+        return np.zeros(0, dtype=np.int64)
+    if arr.dtype.kind == "f":
+        if not np.all(np.isfinite(arr)) or not np.all(arr == np.round(arr)):
+            raise InvalidValue(f"{what}: expected integer indices; given non-integral {arr.dtype.name} values")
+    elif arr.dtype.kind not in "iu":
+        raise InvalidValue(f"{what}: expected integer indices; given dtype {arr.dtype}")
+    if arr.dtype.kind == "u" and arr.dtype.itemsize == 8 and arr.max() > np.iinfo(np.int64).max:
+        raise IndexOutOfBound(f"{what}: index {arr.max()} is out of range for size {n}")
+    arr = arr.astype(np.int64)
+    lo, hi = arr.min(), arr.max()
+    if lo < 0 or hi >= n:
+        bad = lo if lo < 0 else hi
+        raise IndexOutOfBound(f"{what}: expected indices in [0, {n}); given {bad}")
+    return arr
+
+
+def values_array(values, count, dtype, what):
+    """Values for ``count`` entries: None (True/1), a scalar (broadcast) or a 1-d array."""
+    if values is None:
+        d = _dt.BOOL if dtype is None else _dt.lookup(dtype, f"{what} dtype")
+        return np.ones(count, dtype=d)
+    arr = np.asarray(values)
+    if arr.dtype.kind not in "biuf":
+        raise DomainMismatch(f"{what}: expected bool, integer or float values; given dtype {arr.dtype}")
+    if arr.ndim == 0:
+        arr = np.full(count, arr, dtype=arr.dtype)
+    elif arr.ndim != 1 or arr.shape[0] != count:
+        raise DimensionMismatch(f"{what}: expected {count} values (one per index); given shape {arr.shape}")
+    d = _dt.lookup(arr.dtype if dtype is None else dtype, f"{what} dtype")
+    return _dt.cast(arr, d, what).copy() if arr.dtype != d else arr.copy()
+
+
+def same_device(*objs):
+    devs = {o.device for o in objs if o is not None}
+    if len(devs) > 1:
+        raise InvalidValue(f"operands live on different devices {sorted(devs)}; move them with .to(device)")

@@ -1,0 +1,167 @@
+"""Element-wise operations through the write step: ``ewise_add`` (union), ``ewise_mult``
+(intersection), ``apply`` and ``select`` (GraphBLAS C API 2.0, sections 4.3.4, 4.3.5, 4.3.8, 4.3.9)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..backends.cpu import sparse as _sp
+from ..exceptions import InvalidValue
+from ..ops._base import IndexUnaryOp, UnaryOp
+from . import _args, _write
+from .matrix import Matrix
+
+
+def _indices(x):
+    """(i, j) int64 arrays of every entry of a Vector (j = 0) or Matrix."""
+    if isinstance(x, Matrix):
+        return x._row_ids(), x._indices
+    k, _ = x._keys()
+    return k, np.zeros_like(k)
+
+
+def ewise_add(x, y, op, *, mask=None, accum=None, replace=False, out=None):
+    """Union: ``z(i) = op(x(i), y(i))`` where both are present, else the one present value.
+
+    Parameters
+    ----------
+    x, y : Vector or Matrix of the same shape
+    op : BinaryOp, Monoid or str
+        ``sr.binary.plus``, ``sr.monoid.min``, ``"max"``, ...; positional operators are refused.
+    mask, accum, replace, out
+        The write step, as in :func:`semiring.mxv`.
+
+    Returns
+    -------
+    Vector or Matrix of ``op.output_dtype(x.dtype, y.dtype)`` (or out's dtype).
+
+    Raises
+    ------
+    DimensionMismatch
+        Shapes differ.
+    DomainMismatch
+        ``op`` cannot take these dtypes, or is positional.
+    InvalidValue
+        Mixed Vector/Matrix operands, ``replace`` without mask.
+    """
+    what = "ewise_add"
+    _args.container(x, f"{what} x")
+    _args.same_shape(x, y, what)
+    f = _args.binary_or_monoid(op, what)
+    zt = f.output_dtype(x.dtype, y.dtype)
+    mask, accum = _write.prepare(out, x.shape, mask, accum, replace, what)
+    xk, xv = x._keys()
+    yk, yv = y._keys()
+    tk, tv = _sp.union(xk, xv, yk, yv, f, zt)
+    return _write.write(out, tk, tv, x.shape, mask, accum, replace)
+
+
+def ewise_mult(x, y, op, *, mask=None, accum=None, replace=False, out=None):
+    """Intersection: ``z(i) = op(x(i), y(i))`` where both are present; absent elsewhere.
+
+    Parameters, Returns and Raises as in :func:`ewise_add`.
+    """
+    what = "ewise_mult"
+    _args.container(x, f"{what} x")
+    _args.same_shape(x, y, what)
+    f = _args.binary_or_monoid(op, what)
+    f.output_dtype(x.dtype, y.dtype)
+    mask, accum = _write.prepare(out, x.shape, mask, accum, replace, what)
+    xk, xv = x._keys()
+    yk, yv = y._keys()
+    tk, tv = _sp.intersect(xk, xv, yk, yv, f)
+    return _write.write(out, tk, tv, x.shape, mask, accum, replace)
+
+
+def apply(x, op, *, left=None, right=None, thunk=None, mask=None, accum=None, replace=False, out=None):
+    """Apply an operator to every entry: ``z(i) = f(x(i))``; the structure is kept.
+
+    Parameters
+    ----------
+    x : Vector or Matrix
+    op : UnaryOp, BinaryOp, IndexUnaryOp or str
+        A UnaryOp ``f(x)``; a BinaryOp with a bound scalar (``left=s`` gives ``op(s, x)``,
+        ``right=s`` gives ``op(x, s)``; exactly one); an IndexUnaryOp ``f(x, i, j, thunk)``
+        (``thunk`` defaults to 0). A str names a built-in unary operator.
+    left, right : scalar, optional
+        Bound operand for a BinaryOp. A Python scalar takes x's dtype where it fits.
+    thunk : scalar, optional
+        Parameter of an IndexUnaryOp.
+    mask, accum, replace, out
+        The write step.
+
+    Returns
+    -------
+    Vector or Matrix of the operator's output dtype.
+
+    Raises
+    ------
+    InvalidValue
+        Neither or both of left/right with a BinaryOp; left/right/thunk with an operator that
+        takes none.
+    DomainMismatch
+        Operator and dtype do not fit (e.g. a float-only operator on integers).
+    """
+    what = "apply"
+    _args.container(x, f"{what} x")
+    if isinstance(op, str):
+        from ..ops import unary as _unary
+
+        op = _unary.get(op)
+    f = _args.unary_like(op, what)
+    mask, accum = _write.prepare(out, x.shape, mask, accum, replace, what)
+    keys, vals = x._keys()
+    if isinstance(f, UnaryOp):
+        if left is not None or right is not None or thunk is not None:
+            raise InvalidValue(f"{what}: a UnaryOp takes no left/right/thunk; given {f.name} with a scalar")
+        tv = f.eval(vals)
+    elif isinstance(f, IndexUnaryOp):
+        if left is not None or right is not None:
+            raise InvalidValue(f"{what}: an IndexUnaryOp takes thunk=, not left/right")
+        i, j = _indices(x)
+        tv = f.eval(vals, i, j, 0 if thunk is None else thunk)
+    else:
+        if (left is None) == (right is None) or thunk is not None:
+            raise InvalidValue(f"{what}: a BinaryOp needs exactly one bound scalar, left= or right=; "
+                               f"given left={left!r}, right={right!r}")
+        s = _args.bound_scalar(left if left is not None else right, x.dtype, f"{what} scalar")
+        sv = np.full(vals.shape[0], s, dtype=np.asarray(s).dtype)
+        tv = f.eval(sv, vals) if left is not None else f.eval(vals, sv)
+    return _write.write(out, keys, tv, x.shape, mask, accum, replace)
+
+
+def select(x, op, thunk=0, *, mask=None, accum=None, replace=False, out=None):
+    """Keep the entries where an index-unary predicate holds: ``z(i) = x(i) if f(x(i), i, j, thunk)``.
+
+    Parameters
+    ----------
+    x : Vector or Matrix
+    op : IndexUnaryOp or str
+        ``sr.indexunary.tril`` (``j <= i + thunk``), ``triu``, ``diag``, ``offdiag``, ``rowle``,
+        ``rowgt``, ``colle``, ``colgt``, ``valueeq``/``ne``/``lt``/``le``/``gt``/``ge``
+        (``x op thunk``), or a user IndexUnaryOp returning bool.
+    thunk : scalar, default 0
+    mask, accum, replace, out
+        The write step.
+
+    Returns
+    -------
+    Vector or Matrix of x's dtype.
+
+    Raises
+    ------
+    InvalidValue
+        ``op`` is not an index-unary operator, or its result has NaN (not a boolean).
+    """
+    what = "select"
+    _args.container(x, f"{what} x")
+    f = _args.indexunary(op, what)
+    mask, accum = _write.prepare(out, x.shape, mask, accum, replace, what)
+    keys, vals = x._keys()
+    i, j = _indices(x)
+    keep = f.eval(vals, i, j, thunk)
+    if keep.dtype.kind != "b":
+        from .. import dtypes as _dt
+
+        keep = _dt.cast(keep, "bool", f"{what} predicate {f.name}")
+    return _write.write(out, keys[keep], vals[keep], x.shape, mask, accum, replace)

@@ -1,0 +1,71 @@
+"""Masks: which positions of the output an operation may write (GraphBLAS C API 2.0, 3.5.4).
+
+``u.S`` is a structural mask (every entry of ``u`` allows its position), ``u.V`` a value mask
+(an entry allows its position only if its value is true), ``~mask`` the complement.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import dtypes as _dt
+from ..backends.cpu.sparse import member
+
+
+class Mask:
+    """A structural or value mask over a Vector or Matrix, possibly complemented.
+
+    Build one with ``u.S``, ``u.V``, ``A.S``, ``A.V`` and ``~``; an operation's ``mask=``
+    takes it (a bare Vector or Matrix is taken as its value mask ``.V``).
+    """
+
+    __slots__ = ("parent", "structural", "complement")
+
+    def __init__(self, parent, structural, complement=False):
+        self.parent = parent
+        self.structural = bool(structural)
+        self.complement = bool(complement)
+
+    def __invert__(self):
+        return Mask(self.parent, self.structural, not self.complement)
+
+    def __repr__(self):
+        return f"{'~' if self.complement else ''}{type(self.parent).__name__}.{'S' if self.structural else 'V'}"
+
+    @property
+    def shape(self):
+        return self.parent.shape
+
+    def true_keys(self):
+        """Sorted keys where the mask (before complement) is true."""
+        keys, vals = self.parent._keys()
+        if self.structural:
+            return keys
+        _dt.check_bool_domain(vals, f"value mask {self!r}")
+        return keys[vals != 0]
+
+    def allows(self, keys):
+        """Boolean array: the mask allows writing at ``keys``."""
+        return self.allows_fn()(keys)
+
+    def allows_fn(self):
+        """``allows`` with the mask's keys computed once (for repeated tests within one operation)."""
+        true_keys, complement = self.true_keys(), self.complement
+
+        def allows(keys):
+            hit = member(true_keys, keys)
+            return ~hit if complement else hit
+
+        return allows
+
+    def allows_dense(self):
+        """Boolean array over every position of a Vector mask (length ``size``)."""
+        present = np.zeros(self.parent.size, dtype=bool)
+        present[self.true_keys()] = True
+        return ~present if self.complement else present
+
+    def allowed_rows(self):
+        """For a Matrix mask that is not complemented: bool array of rows with an allowed entry."""
+        rows = np.zeros(self.parent.nrows, dtype=bool)
+        rows[self.true_keys() // max(self.parent.ncols, 1)] = True
+        return rows

@@ -1,0 +1,277 @@
+"""Matrix: a sparse ``nrows x ncols`` matrix stored in CSR (sorted columns, no duplicates),
+with a cached transpose for pull-mode products (GraphBLAS ``GrB_Matrix``)."""
+
+from __future__ import annotations
+
+import numpy as np
+import scipy.sparse as sp
+
+from .. import dtypes as _dt
+from ..exceptions import InvalidValue
+from . import _validate as _v
+from .mask import Mask
+from .vector import _build
+
+_MAX_KEYS = np.iinfo(np.int64).max
+
+
+class Matrix:
+    """A GraphBLAS matrix in CSR form.
+
+    ``A[i, j]`` present means an edge i -> j. Explicit zeros are entries.
+
+    Parameters
+    ----------
+    nrows, ncols : int
+        Dimensions (>= 0; ``nrows * ncols`` must fit in int64).
+    dtype : dtype or str, default "float64"
+        One of bool, int8-64, uint8-64, float32, float64.
+    device : {"cpu", "gpu"}, default "cpu"
+
+    Raises
+    ------
+    InvalidValue
+        Bad dimensions or device.
+    DomainMismatch
+        Unsupported dtype.
+
+    Examples
+    --------
+    >>> import semiring as sr
+    >>> A = sr.Matrix.from_coo([0, 1], [1, 2], [1.0, 2.0], nrows=3, ncols=3)
+    >>> A.nvals, A.T.to_coo()[0].tolist()
+    (2, [1, 2])
+    """
+
+    def __init__(self, nrows, ncols, dtype="float64", *, device="cpu"):
+        self._nrows = _v.dimension(nrows, "Matrix nrows")
+        self._ncols = _v.dimension(ncols, "Matrix ncols")
+        if self._nrows * self._ncols > _MAX_KEYS:
+            raise InvalidValue(f"Matrix: nrows * ncols must be below 2**63; given {nrows} x {ncols}")
+        self._dtype = _dt.lookup(dtype, "Matrix dtype")
+        self._device = _v.device(device)
+        self._readonly = False
+        self._set_csr(np.zeros(self._nrows + 1, np.int64), np.zeros(0, np.int64), np.zeros(0, self._dtype))
+
+    # -- construction -------------------------------------------------------------------
+    @classmethod
+    def from_coo(cls, rows, cols, values=None, *, nrows, ncols, dtype=None, device="cpu", dup_op=None):
+        """Build from coordinate lists (``GrB_Matrix_build``).
+
+        Parameters
+        ----------
+        rows, cols : array_like of int, shape (nvals,)
+            Row and column of each entry, any order.
+        values : array_like or scalar, optional
+            One value per entry or one scalar for all; None gives bool True (a pattern).
+        nrows, ncols : int
+        dtype : dtype, optional
+            Defaults to the values' dtype.
+        device : {"cpu", "gpu"}
+        dup_op : BinaryOp or Monoid, optional
+            Combines values given for the same (row, col); None makes duplicates an error.
+
+        Raises
+        ------
+        IndexOutOfBound
+            A row >= nrows or a column >= ncols (or negative).
+        InvalidValue
+            Duplicate entries without ``dup_op``; rows and cols of different lengths.
+        DimensionMismatch
+            ``values`` of the wrong length.
+        DomainMismatch
+            Unsupported dtype.
+        """
+        out = cls(nrows, ncols, "bool", device=device)
+        r = _v.index_array(rows, out._nrows, "Matrix.from_coo rows")
+        c = _v.index_array(cols, out._ncols, "Matrix.from_coo cols")
+        if r.shape != c.shape:
+            raise InvalidValue(f"Matrix.from_coo: rows and cols must have equal length; given {r.size} and {c.size}")
+        vals = _v.values_array(values, r.shape[0], dtype, "Matrix.from_coo values")
+        ncols_ = out._ncols
+        keys, vals = _build(r * ncols_ + c, vals, dup_op,
+                            lambda key: f"(row {key // ncols_}, col {key % ncols_})")
+        out._dtype = vals.dtype
+        out._assign_keys(keys, vals)
+        return out
+
+    @classmethod
+    def from_scipy(cls, S, *, dtype=None, device="cpu", dup_op=None):
+        """Build from any scipy.sparse array or matrix; stored (explicit) zeros stay entries.
+
+        Raises
+        ------
+        InvalidValue
+            ``S`` is not a scipy.sparse object; duplicates without ``dup_op``.
+        DomainMismatch
+            Its dtype is not supported.
+        """
+        if not sp.issparse(S):
+            raise InvalidValue(f"Matrix.from_scipy: expected a scipy.sparse array or matrix; given {type(S).__name__}")
+        d = _dt.lookup(S.dtype if dtype is None else dtype, "Matrix.from_scipy dtype")
+        if S.format == "csr" and S.has_canonical_format:
+            out = cls(*S.shape, d, device=device)
+            vals = _dt.cast(np.asarray(S.data), d, "Matrix.from_scipy values")
+            out._set_csr(S.indptr.astype(np.int64), S.indices.astype(np.int64), vals.copy() if vals is S.data else vals)
+            return out
+        C = S.tocoo()
+        return cls.from_coo(C.row, C.col, np.asarray(C.data), nrows=S.shape[0], ncols=S.shape[1],
+                            dtype=d, device=device, dup_op=dup_op)
+
+    @classmethod
+    def from_dense(cls, array, *, missing=None, dtype=None, device="cpu"):
+        """Build from a 2-d array; every position is present except those equal to ``missing``."""
+        arr = np.asarray(array)
+        if arr.ndim != 2:
+            raise InvalidValue(f"Matrix.from_dense: expected a 2-d array; given shape {arr.shape}")
+        d = _dt.lookup(arr.dtype if dtype is None else dtype, "Matrix.from_dense dtype")
+        arr = _dt.cast(arr, d, "Matrix.from_dense values")
+        present = np.ones(arr.shape, bool) if missing is None else arr != missing
+        r, c = np.nonzero(present)
+        out = cls(arr.shape[0], arr.shape[1], d, device=device)
+        out._assign_keys(r.astype(np.int64) * arr.shape[1] + c, arr[r, c].copy())
+        return out
+
+    @classmethod
+    def _from_csr(cls, nrows, ncols, dtype, indptr, indices, values):
+        out = cls.__new__(cls)
+        out._nrows, out._ncols, out._dtype, out._device = nrows, ncols, np.dtype(dtype), "cpu"
+        out._readonly = False
+        out._set_csr(indptr, indices, values)
+        return out
+
+    # -- storage ------------------------------------------------------------------------
+    def _set_csr(self, indptr, indices, values):
+        """Replace the content (trusted canonical CSR of self.dtype); drops cached forms."""
+        self._indptr, self._indices, self._values = indptr, indices, values
+        self._rows = None
+        self._T = None
+
+    def _row_ids(self):
+        """Row index of every stored entry (cached)."""
+        if self._rows is None:
+            self._rows = np.repeat(np.arange(self._nrows, dtype=np.int64), np.diff(self._indptr))
+        return self._rows
+
+    def _keys(self):
+        """(sorted row-major keys ``row * ncols + col``, values)."""
+        return self._row_ids() * self._ncols + self._indices, self._values
+
+    def _assign_keys(self, keys, vals):
+        """Replace the content from sorted unique row-major keys."""
+        if self._ncols:
+            rows, cols = np.divmod(keys, self._ncols)
+        else:
+            rows = cols = keys
+        indptr = np.zeros(self._nrows + 1, dtype=np.int64)
+        np.cumsum(np.bincount(rows, minlength=self._nrows), out=indptr[1:])
+        self._set_csr(indptr, cols.astype(np.int64, copy=False), vals)
+
+    # -- properties ---------------------------------------------------------------------
+    @property
+    def nrows(self):
+        return self._nrows
+
+    @property
+    def ncols(self):
+        return self._ncols
+
+    @property
+    def shape(self):
+        return (self._nrows, self._ncols)
+
+    @property
+    def size(self):
+        """Number of positions, ``nrows * ncols``."""
+        return self._nrows * self._ncols
+
+    @property
+    def nvals(self):
+        """Number of stored entries (explicit zeros count)."""
+        return int(self._indices.shape[0])
+
+    @property
+    def dtype(self):
+        return self._dtype
+
+    @property
+    def device(self):
+        return self._device
+
+    @property
+    def S(self):
+        """Structural mask."""
+        return Mask(self, structural=True)
+
+    @property
+    def V(self):
+        """Value mask."""
+        return Mask(self, structural=False)
+
+    @property
+    def T(self):
+        """The transpose, computed once and cached (read-only: writing into it raises InvalidValue;
+        use ``sr.transpose(A)`` for a writable copy)."""
+        if self._T is None:
+            S = sp.csr_array((self._values, self._indices, self._indptr), shape=self.shape).tocsc()
+            T = Matrix._from_csr(self._ncols, self._nrows, self._dtype, S.indptr.astype(np.int64),
+                                 S.indices.astype(np.int64), np.asarray(S.data))
+            T._readonly = True
+            T._T = self
+            self._T = T
+        return self._T
+
+    # -- export -------------------------------------------------------------------------
+    def to_coo(self):
+        """Return ``(rows, cols, values)`` in row-major order (copies)."""
+        return self._row_ids().copy(), self._indices.copy(), self._values.copy()
+
+    def to_scipy(self):
+        """A scipy.sparse.csr_array with the same entries (explicit zeros kept) and dtype."""
+        idx_dtype = np.int32 if max(self.shape + (self.nvals,)) < 2**31 else np.int64
+        return sp.csr_array((self._values.copy(), self._indices.astype(idx_dtype), self._indptr.astype(idx_dtype)),
+                            shape=self.shape)
+
+    def to_dense(self, fill_value=None):
+        """Dense 2-d array; absent positions take ``fill_value`` (InvalidValue if None and any is absent)."""
+        if fill_value is None:
+            if self.nvals != self.size:
+                raise InvalidValue(
+                    f"Matrix.to_dense: {self.size - self.nvals} of {self.size} positions are absent; give fill_value"
+                )
+            fill_value = 0
+        out = np.full(self.shape, fill_value, dtype=np.result_type(self._dtype, fill_value))
+        out[self._row_ids(), self._indices] = self._values
+        return out
+
+    def to(self, device):
+        """Return this matrix on ``device`` (itself if already there)."""
+        _v.device(device)
+        return self
+
+    def dup(self, dtype=None):
+        """A writable copy, optionally cast to ``dtype``."""
+        d = self._dtype if dtype is None else _dt.lookup(dtype)
+        return Matrix._from_csr(self._nrows, self._ncols, d, self._indptr.copy(), self._indices.copy(),
+                                _dt.cast(self._values, d).copy())
+
+    def get(self, row, col, default=None):
+        """The value at (row, col), or ``default`` if absent."""
+        (i,) = _v.index_array([row], self._nrows, "Matrix.get row")
+        (j,) = _v.index_array([col], self._ncols, "Matrix.get col")
+        lo, hi = self._indptr[i], self._indptr[i + 1]
+        pos = lo + np.searchsorted(self._indices[lo:hi], j)
+        return self._values[pos] if pos < hi and self._indices[pos] == j else default
+
+    def isequal(self, other, *, check_dtype=False):
+        """Same shape, same stored positions and equal values (NaN equals NaN)."""
+        if not isinstance(other, Matrix):
+            raise InvalidValue(f"isequal: expected a Matrix; given {type(other).__name__}")
+        if self.shape != other.shape or (check_dtype and self._dtype != other._dtype):
+            return False
+        return (np.array_equal(self._indptr, other._indptr) and np.array_equal(self._indices, other._indices)
+                and np.array_equal(self._values, other._values, equal_nan=self._values.dtype.kind == "f"))
+
+    def __repr__(self):
+        return f"<Matrix {self._nrows}x{self._ncols} nvals={self.nvals} dtype={self._dtype.name} {self._device}>"
+

@@ -1,0 +1,168 @@
+"""Semiring products through the write step: ``mxv``, ``vxm``, ``mxm``
+(GraphBLAS C API 2.0, sections 4.3.1-4.3.3: GrB_mxm, GrB_vxm, GrB_mxv)."""
+
+from __future__ import annotations
+
+from ..backends.cpu import products as _k
+from ..exceptions import DimensionMismatch, InvalidValue
+from . import _args, _write
+from . import _validate as _v
+from .matrix import Matrix
+from .vector import Vector
+
+#: Push is chosen when the terms it expands (frontier entries times the mean degree) are below
+#: this fraction of the terms a pull visits. Beamer et al., "Direction-optimizing breadth-first
+#: search", SC 2012 use alpha = 15 on edges to check; on one CPU core with NumPy a single
+#: expansion pass costs about as much per term either way, so the switch is at equal work.
+PUSH_PULL_RATIO = 1.0
+_DIRECTIONS = ("auto", "push", "pull")
+
+
+def _direction(direction, u, A_nvals, n_out, what):
+    if direction not in _DIRECTIONS:
+        raise InvalidValue(f"{what}: direction must be one of {_DIRECTIONS}; given {direction!r}")
+    if direction != "auto":
+        return direction
+    mean_degree = A_nvals / max(n_out, 1)
+    push_terms = u.nvals * mean_degree
+    return "push" if push_terms < PUSH_PULL_RATIO * A_nvals else "pull"
+
+
+def mxv(A, u, semiring, *, mask=None, accum=None, replace=False, out=None, direction="auto"):
+    """Matrix-vector product ``w<mask, replace> = accum(w, A ⊕.⊗ u)``.
+
+    ``w(i) = ⊕_k A(i,k) ⊗ u(k)`` over the k where both are present; rows with no such k are
+    absent in the result.
+
+    Parameters
+    ----------
+    A : Matrix, shape (m, n)
+    u : Vector, size n
+    semiring : Semiring or str
+        For example ``sr.semirings.min_plus`` or ``"any_pair"``.
+    mask : Mask, optional
+        ``w.S``, ``w.V``, ``~w.S``, ``~w.V`` of a size-m vector; a bare Vector means its ``.V``.
+    accum : BinaryOp, optional
+        Combines old entries of ``out`` with the result.
+    replace : bool, default False
+        Delete entries of ``out`` outside the mask (needs a mask).
+    out : Vector, size m, optional
+        Written in place and returned; otherwise a new Vector is returned.
+    direction : {"auto", "push", "pull"}
+        Pull = a dot product per allowed row of A; push = expand the columns of A selected by
+        u's entries (via the cached ``A.T``). The result is the same.
+
+    Returns
+    -------
+    Vector, size m, dtype ``semiring.output_dtype(A.dtype, u.dtype)`` (or out's dtype).
+
+    Raises
+    ------
+    DimensionMismatch
+        ``A.ncols != u.size``, or mask/out not of size m.
+    DomainMismatch
+        The semiring cannot take these dtypes.
+    InvalidValue
+        ``replace`` without mask, wrong argument kinds, NaN in a value mask.
+    """
+    what = "mxv"
+    _args.require(A, Matrix, f"{what} A")
+    _args.require(u, Vector, f"{what} u")
+    s = _args.semiring(semiring, what)
+    if A.ncols != u.size:
+        raise DimensionMismatch(f"{what}: A is {A.nrows}x{A.ncols}, so u must have size {A.ncols}; given size {u.size}")
+    _v.same_device(A, u, out)
+    s.output_dtype(A.dtype, u.dtype)
+    mask, accum = _write.prepare(out, (A.nrows,), mask, accum, replace, what)
+    allowed = mask.allows_dense() if mask is not None else None
+    if _direction(direction, u, A.nvals, A.ncols, what) == "push":
+        idx, vals = u._keys()
+        tk, tv = _k.vxm(idx, vals, A.T, s, col_allowed=allowed, flip=True)
+    else:
+        present, dense = u._bitmap()
+        tk, tv = _k.mxv(A, present, dense, s, row_allowed=allowed)
+    return _write.write(out, tk, tv, (A.nrows,), mask, accum, replace)
+
+
+def vxm(u, A, semiring, *, mask=None, accum=None, replace=False, out=None, direction="auto"):
+    """Vector-matrix product ``w<mask, replace> = accum(w, u ⊕.⊗ A)``.
+
+    ``w(j) = ⊕_k u(k) ⊗ A(k,j)``: with ``u`` a frontier and ``any_pair``, the out-neighbours.
+
+    Parameters
+    ----------
+    u : Vector, size m
+    A : Matrix, shape (m, n)
+    semiring : Semiring or str
+    mask, accum, replace, out
+        As in :func:`mxv`, for a size-n result.
+    direction : {"auto", "push", "pull"}
+        Push = expand the rows of A at u's entries (SpMSpV); pull = a dot product per
+        allowed column of A (rows of the cached ``A.T``).
+
+    Returns
+    -------
+    Vector, size n.
+
+    Raises
+    ------
+    DimensionMismatch, DomainMismatch, InvalidValue
+        As in :func:`mxv`.
+    """
+    what = "vxm"
+    _args.require(u, Vector, f"{what} u")
+    _args.require(A, Matrix, f"{what} A")
+    s = _args.semiring(semiring, what)
+    if A.nrows != u.size:
+        raise DimensionMismatch(f"{what}: A is {A.nrows}x{A.ncols}, so u must have size {A.nrows}; given size {u.size}")
+    _v.same_device(A, u, out)
+    s.output_dtype(u.dtype, A.dtype)
+    mask, accum = _write.prepare(out, (A.ncols,), mask, accum, replace, what)
+    allowed = mask.allows_dense() if mask is not None else None
+    if _direction(direction, u, A.nvals, A.nrows, what) == "push":
+        idx, vals = u._keys()
+        tk, tv = _k.vxm(idx, vals, A, s, col_allowed=allowed)
+    else:
+        present, dense = u._bitmap()
+        tk, tv = _k.mxv(A.T, present, dense, s, row_allowed=allowed, flip=True)
+    return _write.write(out, tk, tv, (A.ncols,), mask, accum, replace)
+
+
+def mxm(A, B, semiring, *, mask=None, accum=None, replace=False, out=None):
+    """Matrix-matrix product ``C<mask, replace> = accum(C, A ⊕.⊗ B)`` (Gustavson's row-wise SpGEMM).
+
+    Parameters
+    ----------
+    A : Matrix, shape (m, k)
+    B : Matrix, shape (k, n)
+    semiring : Semiring or str
+    mask : Mask of an m x n Matrix, optional
+        Terms outside the mask are never multiplied (masked SpGEMM, as in triangle counting).
+    accum, replace, out
+        As in :func:`mxv`, for an m x n result.
+
+    Returns
+    -------
+    Matrix, shape (m, n).
+
+    Raises
+    ------
+    DimensionMismatch
+        ``A.ncols != B.nrows`` or mask/out of the wrong shape.
+    DomainMismatch, InvalidValue
+        As in :func:`mxv`.
+    """
+    what = "mxm"
+    _args.require(A, Matrix, f"{what} A")
+    _args.require(B, Matrix, f"{what} B")
+    s = _args.semiring(semiring, what)
+    if A.ncols != B.nrows:
+        raise DimensionMismatch(f"{what}: inner dimensions differ: A is {A.nrows}x{A.ncols}, B is {B.nrows}x{B.ncols}")
+    _v.same_device(A, B, out)
+    s.output_dtype(A.dtype, B.dtype)
+    shape = (A.nrows, B.ncols)
+    mask, accum = _write.prepare(out, shape, mask, accum, replace, what)
+    keep = mask.allows_fn() if mask is not None else None
+    rows = mask.allowed_rows() if mask is not None and not mask.complement else None
+    tk, tv = _k.mxm(A, B, s, keep=keep, row_allowed=rows)
+    return _write.write(out, tk, tv, shape, mask, accum, replace)

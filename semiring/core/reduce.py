@@ -1,0 +1,95 @@
+"""Reductions by a monoid: ``reduce_rowwise``, ``reduce_columnwise`` (to a Vector, through the
+write step) and ``reduce_scalar`` (GraphBLAS C API 2.0, section 4.3.10, GrB_reduce)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..ops.monoid import Monoid, reduce_runs
+from . import _args, _write
+from .matrix import Matrix
+
+
+def _reduce_rows(A, op, what):
+    nonempty = np.flatnonzero(np.diff(A._indptr))
+    starts = A._indptr[nonempty]
+    if isinstance(op, Monoid):
+        return nonempty, op.reduce_segments(A._values, starts)
+    return nonempty, reduce_runs(op, A._values, starts)
+
+
+def _monoid_or_op(m, what):
+    if isinstance(m, Monoid):
+        return m
+    return _args.binary_or_monoid(m, what) if not isinstance(m, str) else _args.monoid(m, what)
+
+
+def reduce_rowwise(A, monoid, *, mask=None, accum=None, replace=False, out=None):
+    """``w(i) = ⊕_j A(i,j)``; rows without entries are absent in ``w``.
+
+    Parameters
+    ----------
+    A : Matrix, shape (m, n)
+    monoid : Monoid, BinaryOp or str
+        ``sr.monoid.plus`` gives out-degrees of a pattern matrix (with int values), ``min``
+        the lightest out-edge. A BinaryOp must be associative.
+    mask, accum, replace, out
+        The write step, for a size-m Vector.
+
+    Returns
+    -------
+    Vector, size m.
+
+    Raises
+    ------
+    DomainMismatch
+        The monoid cannot take A's dtype.
+    InvalidValue, DimensionMismatch
+        As for the write step.
+    """
+    what = "reduce_rowwise"
+    _args.require(A, Matrix, f"{what} A")
+    m = _monoid_or_op(monoid, what)
+    mask, accum = _write.prepare(out, (A.nrows,), mask, accum, replace, what)
+    tk, tv = _reduce_rows(A, m, what)
+    return _write.write(out, tk, tv, (A.nrows,), mask, accum, replace)
+
+
+def reduce_columnwise(A, monoid, *, mask=None, accum=None, replace=False, out=None):
+    """``w(j) = ⊕_i A(i,j)``, computed on the cached transpose. See :func:`reduce_rowwise`.
+
+    Returns
+    -------
+    Vector, size n.
+    """
+    what = "reduce_columnwise"
+    _args.require(A, Matrix, f"{what} A")
+    m = _monoid_or_op(monoid, what)
+    mask, accum = _write.prepare(out, (A.ncols,), mask, accum, replace, what)
+    tk, tv = _reduce_rows(A.T, m, what)
+    return _write.write(out, tk, tv, (A.ncols,), mask, accum, replace)
+
+
+def reduce_scalar(x, monoid):
+    """``s = ⊕ x(i)`` over every entry of a Vector or Matrix.
+
+    Parameters
+    ----------
+    x : Vector or Matrix
+    monoid : Monoid or str
+
+    Returns
+    -------
+    NumPy scalar of the monoid's domain for x's dtype; the monoid's identity if x has no
+    entries (as GrB_reduce to a non-opaque scalar).
+
+    Raises
+    ------
+    DomainMismatch
+        The monoid cannot take x's dtype.
+    """
+    what = "reduce_scalar"
+    _args.container(x, f"{what} x")
+    m = _args.monoid(monoid, what)
+    _, vals = x._keys()
+    return m.reduce_all(vals)

@@ -1,0 +1,272 @@
+"""Vector: a sparse vector of ``size`` positions, each absent or holding a value of ``dtype``.
+
+Storage switches by density between a sparse form (sorted int64 indices + values) and a
+bitmap form (a bool presence array + a dense value array), as SuiteSparse:GraphBLAS does
+(Davis, "Algorithm 1000: SuiteSparse:GraphBLAS", ACM TOMS 2019 and its bitmap format).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import dtypes as _dt
+from ..exceptions import DimensionMismatch, InvalidValue
+from . import _validate as _v
+from .mask import Mask
+
+
+class Vector:
+    """A GraphBLAS vector (``GrB_Vector``).
+
+    Parameters
+    ----------
+    size : int
+        Number of positions (>= 0).
+    dtype : dtype or str, default "float64"
+        One of bool, int8-64, uint8-64, float32, float64.
+    device : {"cpu", "gpu"}, default "cpu"
+
+    Raises
+    ------
+    InvalidValue
+        ``size`` is not a non-negative integer, or ``device`` is unknown.
+    DomainMismatch
+        ``dtype`` is not supported.
+    BackendUnavailable
+        ``device="gpu"`` and no GPU backend can be loaded.
+
+    Examples
+    --------
+    >>> import semiring as sr
+    >>> u = sr.Vector.from_coo([0, 3], [1.5, 2.0], size=5)
+    >>> u.nvals, u.size, u.dtype.name
+    (2, 5, 'float64')
+    """
+
+    #: Above this fraction of present entries the bitmap form is used.
+    BITMAP_DENSITY = 1 / 16
+
+    def __init__(self, size, dtype="float64", *, device="cpu"):
+        self._size = _v.dimension(size, "Vector size")
+        self._dtype = _dt.lookup(dtype, "Vector dtype")
+        self._device = _v.device(device)
+        self._set(np.zeros(0, np.int64), np.zeros(0, self._dtype))
+
+    # -- construction -------------------------------------------------------------------
+    @classmethod
+    def from_coo(cls, indices, values=None, *, size, dtype=None, device="cpu", dup_op=None):
+        """Build from indices and values (``GrB_Vector_build``).
+
+        Parameters
+        ----------
+        indices : array_like of int, shape (nvals,)
+            Positions, 0 <= index < size, any order.
+        values : array_like or scalar, optional
+            One value per index, or one scalar for all; None gives bool True.
+        size : int
+        dtype : dtype, optional
+            Defaults to the values' dtype (bool when values is None).
+        device : {"cpu", "gpu"}
+        dup_op : BinaryOp or Monoid, optional
+            Combines values given for the same index; None makes duplicates an error.
+
+        Raises
+        ------
+        IndexOutOfBound
+            An index is negative or >= size.
+        InvalidValue
+            Duplicate indices without ``dup_op`` (the message names the first one).
+        DimensionMismatch
+            ``values`` and ``indices`` differ in length.
+        DomainMismatch
+            Unsupported dtype.
+        """
+        size = _v.dimension(size, "Vector size")
+        idx = _v.index_array(indices, size, "Vector.from_coo indices")
+        vals = _v.values_array(values, idx.shape[0], dtype, "Vector.from_coo values")
+        idx, vals = _build(idx, vals, dup_op, lambda key: f"index {key}")
+        out = cls(size, vals.dtype, device=device)
+        out._set(idx, vals)
+        return out
+
+    @classmethod
+    def from_dense(cls, array, *, missing=None, dtype=None, device="cpu"):
+        """Build from a 1-d array; every position is present except those equal to ``missing``.
+
+        Raises
+        ------
+        InvalidValue
+            ``array`` is not 1-d.
+        DomainMismatch
+            Unsupported dtype.
+        """
+        arr = np.asarray(array)
+        if arr.ndim != 1:
+            raise InvalidValue(f"Vector.from_dense: expected a 1-d array; given shape {arr.shape}")
+        d = _dt.lookup(arr.dtype if dtype is None else dtype, "Vector.from_dense dtype")
+        arr = _dt.cast(arr, d, "Vector.from_dense values")
+        present = np.ones(arr.shape[0], bool) if missing is None else arr != missing
+        idx = np.flatnonzero(present)
+        out = cls(arr.shape[0], d, device=device)
+        out._set(idx, arr[idx].copy())
+        return out
+
+    @classmethod
+    def _from_parts(cls, size, dtype, idx, vals):
+        out = cls.__new__(cls)
+        out._size, out._dtype, out._device = size, np.dtype(dtype), "cpu"
+        out._set(idx, vals)
+        return out
+
+    # -- storage ------------------------------------------------------------------------
+    def _set(self, idx, vals):
+        """Replace the content (trusted: idx sorted, unique, in range; vals of self.dtype)."""
+        self._idx, self._vals = idx, vals
+        self._present = self._dense = None
+        if self._size and idx.shape[0] > self._size * self.BITMAP_DENSITY:
+            self._bitmap()
+            self._idx = self._vals = None
+
+    def _keys(self):
+        """(sorted int64 indices, values)."""
+        if self._idx is None:
+            self._idx = np.flatnonzero(self._present)
+            self._vals = self._dense[self._idx]
+        return self._idx, self._vals
+
+    def _bitmap(self):
+        """(bool presence array, dense values array; 0 where absent)."""
+        if self._present is None:
+            self._present = np.zeros(self._size, dtype=bool)
+            self._present[self._idx] = True
+            self._dense = np.zeros(self._size, dtype=self._dtype)
+            self._dense[self._idx] = self._vals
+        return self._present, self._dense
+
+    # -- properties ---------------------------------------------------------------------
+    @property
+    def size(self):
+        """Number of positions."""
+        return self._size
+
+    @property
+    def shape(self):
+        return (self._size,)
+
+    @property
+    def nvals(self):
+        """Number of present entries (explicit zeros count)."""
+        return int(self._idx.shape[0]) if self._idx is not None else int(self._present.sum())
+
+    @property
+    def dtype(self):
+        return self._dtype
+
+    @property
+    def device(self):
+        return self._device
+
+    @property
+    def format(self):
+        """``"sparse"`` or ``"bitmap"``: the storage currently in use."""
+        return "bitmap" if self._idx is None else "sparse"
+
+    @property
+    def S(self):
+        """Structural mask: every present entry allows its position."""
+        return Mask(self, structural=True)
+
+    @property
+    def V(self):
+        """Value mask: a present entry allows its position if its value is true (nonzero)."""
+        return Mask(self, structural=False)
+
+    # -- export -------------------------------------------------------------------------
+    def to_coo(self):
+        """Return ``(indices, values)``: sorted int64 indices and their values (copies)."""
+        idx, vals = self._keys()
+        return idx.copy(), vals.copy()
+
+    def to_dense(self, fill_value=None):
+        """Dense 1-d array; absent positions take ``fill_value``.
+
+        The result dtype is ``numpy.result_type(dtype, fill_value)`` (``to_dense(inf)`` on an
+        int64 vector gives float64). Raises InvalidValue if positions are absent and
+        ``fill_value`` is None.
+        """
+        present, dense = self._bitmap()
+        if fill_value is None:
+            if not present.all():
+                raise InvalidValue(
+                    f"Vector.to_dense: {self._size - self.nvals} of {self._size} positions are absent; "
+                    "give fill_value"
+                )
+            return dense.copy()
+        out = np.full(self._size, fill_value, dtype=np.result_type(self._dtype, fill_value))
+        out[present] = dense[present]
+        return out
+
+    def to(self, device):
+        """Return this vector on ``device`` (itself if already there)."""
+        _v.device(device)
+        return self
+
+    def dup(self, dtype=None):
+        """A copy, optionally cast to ``dtype``."""
+        idx, vals = self._keys()
+        d = self._dtype if dtype is None else _dt.lookup(dtype)
+        return Vector._from_parts(self._size, d, idx.copy(), _dt.cast(vals, d).copy())
+
+    def get(self, index, default=None):
+        """The value at ``index`` or ``default`` if absent."""
+        (i,) = _v.index_array([index], self._size, "Vector.get index")
+        present, dense = self._bitmap() if self._idx is None else (None, None)
+        if present is not None:
+            return dense[i] if present[i] else default
+        pos = np.searchsorted(self._idx, i)
+        return self._vals[pos] if pos < self._idx.shape[0] and self._idx[pos] == i else default
+
+    def isequal(self, other, *, check_dtype=False):
+        """Same size, same present positions and equal values (NaN equals NaN)."""
+        if not isinstance(other, Vector):
+            raise InvalidValue(f"isequal: expected a Vector; given {type(other).__name__}")
+        if self._size != other._size or (check_dtype and self._dtype != other._dtype):
+            return False
+        a, av = self._keys()
+        b, bv = other._keys()
+        return np.array_equal(a, b) and np.array_equal(av, bv, equal_nan=av.dtype.kind == "f")
+
+    def __len__(self):
+        return self._size
+
+    def __repr__(self):
+        return f"<Vector size={self._size} nvals={self.nvals} dtype={self._dtype.name} {self.format} {self._device}>"
+
+    def _check_size(self, size, what):
+        if self._size != size:
+            raise DimensionMismatch(f"{what}: expected a vector of size {size}; given size {self._size}")
+
+
+def _build(keys, vals, dup_op, describe):
+    """Sort (keys, vals) and combine duplicates with ``dup_op``; raise InvalidValue if none."""
+    from ..backends.cpu.sparse import group_starts
+    from ..ops.monoid import Monoid, reduce_runs
+    from ..ops._base import BinaryOp, check_not_positional
+
+    order = np.argsort(keys, kind="stable")
+    keys, vals = keys[order], vals[order]
+    starts = group_starts(keys)
+    if starts.shape[0] == keys.shape[0]:
+        return keys, vals
+    if dup_op is None:
+        dup = keys[np.flatnonzero(keys[1:] == keys[:-1])[0]]
+        raise InvalidValue(
+            f"duplicate entries at {describe(int(dup))}: expected unique positions, or pass dup_op "
+            "(e.g. dup_op=sr.binary.plus or sr.binary.min) to combine them"
+        )
+    op = dup_op.op if isinstance(dup_op, Monoid) else dup_op
+    if not isinstance(op, BinaryOp):
+        raise InvalidValue(f"dup_op: expected a BinaryOp or Monoid; given {dup_op!r}")
+    check_not_positional(op, "dup_op")
+    combined = reduce_runs(op, vals, starts)
+    return keys[starts], _dt.cast(combined, vals.dtype, "dup_op result")

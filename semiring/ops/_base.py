@@ -1,0 +1,222 @@
+"""Operator value types: BinaryOp, UnaryOp, IndexUnaryOp.
+
+An operator is a value: a name, a vectorized function over NumPy (or CuPy) arrays, the rule
+that gives its output type, and optionally a CUDA expression for the GPU backend.
+GraphBLAS C API 2.0, sections 3.4 (operators) and 4.2.1 (GrB_BinaryOp_new, GrB_UnaryOp_new,
+GrB_IndexUnaryOp_new).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import dtypes as _dt
+from ..exceptions import DomainMismatch, InvalidValue
+
+_POSITIONAL = ("firsti", "firstj", "secondi", "secondj")
+
+
+def _user_func(func, vectorized, nargs):
+    """Adapt a user function f(x, y) to the internal signature f(xp, x, y)."""
+    if vectorized:
+        return lambda xp, *args: func(*args)
+    vec = np.vectorize(func)
+    return lambda xp, *args: vec(*args) if all(a.size for a in args) else np.empty(0, dtype=args[0].dtype)
+
+
+def _resolve_output(output, in_dtype, name):
+    if output is None:
+        return in_dtype
+    if callable(output) and not isinstance(output, (str, type, np.dtype)):
+        return _dt.lookup(output(in_dtype), f"output type of {name}")
+    return _dt.lookup(output, f"output type of {name}")
+
+
+class BinaryOp:
+    """A binary operator ``z = f(x, y)`` applied elementwise.
+
+    Parameters
+    ----------
+    func : callable
+        ``func(x, y) -> z`` on NumPy arrays of equal shape. With ``vectorized=False`` it is a
+        scalar function, applied element by element (slow; for prototypes).
+    name : str, optional
+        Name used in messages and in semiring names.
+    output : dtype or callable, optional
+        Output type: a fixed dtype (``"bool"`` for a comparison), a callable mapping the
+        input dtype to the output dtype, or None for "same as the inputs".
+    domain : dtype, optional
+        If given, both inputs are cast to this type first (``"bool"`` for logical operators;
+        NaN then raises InvalidValue).
+    vectorized : bool, default True
+        Whether ``func`` accepts arrays.
+    cuda : str, optional
+        CUDA C expression in ``x`` and ``y`` for GPU kernels (e.g. ``"x + y"``).
+
+    Notes
+    -----
+    Inputs of different types are combined in :func:`semiring.dtypes.unify` of the two
+    (GraphBLAS C API 2.0, section 3.5 typecasting).
+    """
+
+    def __init__(self, func, name=None, *, output=None, domain=None, vectorized=True, cuda=None,
+                 _internal=False, _ufunc=None, _positional=None):
+        if not callable(func):
+            raise InvalidValue(f"BinaryOp: expected a callable func(x, y); given {func!r}")
+        self.name = name or getattr(func, "__name__", "user_binary")
+        self._func = func if _internal else _user_func(func, vectorized, 2)
+        self._output = output
+        self.domain = None if domain is None else _dt.lookup(domain, f"domain of {self.name}")
+        self.cuda = cuda
+        self._ufunc = _ufunc
+        self.positional = _positional
+        self.builtin = _internal
+
+    def __repr__(self):
+        return f"BinaryOp({self.name})"
+
+    def input_dtype(self, dx, dy) -> np.dtype:
+        """Type the inputs are cast to before ``func`` runs."""
+        if self.domain is not None:
+            return self.domain
+        return _dt.unify(dx, dy, f"operands of {self.name}")
+
+    def output_dtype(self, dx, dy=None) -> np.dtype:
+        """Type of ``f(x, y)`` for inputs of types ``dx`` and ``dy``."""
+        if self.positional:
+            return _dt.INT64
+        dy = dx if dy is None else dy
+        return _resolve_output(self._output, self.input_dtype(dx, dy), self.name)
+
+    def ufunc_for(self, dtype):
+        """The NumPy ufunc that computes this operator on ``dtype`` (for reduceat), or None."""
+        return self._ufunc(np.dtype(dtype)) if self._ufunc else None
+
+    def __call__(self, x, y):
+        """Apply to two arrays (or scalars) elementwise; returns an array of the output type."""
+        x, y = np.asarray(x), np.asarray(y)
+        if self.positional:
+            raise InvalidValue(f"{self.name} is positional: it needs entry indices; use it in a semiring")
+        return self.eval(x, y)
+
+    def eval(self, x, y, idx=None):
+        """Internal: apply to arrays ``x``, ``y``; ``idx`` = (i, k, j) index arrays for positional ops."""
+        if self.positional:
+            i, k, j = idx
+            pick = {"firsti": i, "firstj": k, "secondi": k, "secondj": j}[self.positional]
+            return pick.astype(np.int64, copy=False)
+        xp = _dt._xp(x)
+        t = self.input_dtype(x.dtype, y.dtype)
+        x = _dt.cast(x, t, f"first input of {self.name}")
+        y = _dt.cast(y, t, f"second input of {self.name}")
+        with np.errstate(all="ignore"):
+            z = xp.asarray(self._func(xp, x, y))
+        out = self.output_dtype(t, t)
+        if z.shape != np.broadcast_shapes(x.shape, y.shape):
+            raise InvalidValue(f"{self.name}: func returned shape {z.shape}; expected {x.shape}")
+        return _dt.cast(z, out, f"result of {self.name}")
+
+
+class UnaryOp:
+    """A unary operator ``z = f(x)`` applied elementwise (GraphBLAS C API 2.0, section 4.2.1.2).
+
+    Parameters
+    ----------
+    func : callable
+        ``func(x) -> z`` on NumPy arrays (or a scalar function with ``vectorized=False``).
+    name : str, optional
+    output : dtype or callable, optional
+        As for :class:`BinaryOp`.
+    domain : dtype, optional
+        Inputs are cast to this type first.
+    vectorized : bool, default True
+    cuda : str, optional
+        CUDA C expression in ``x``.
+    """
+
+    def __init__(self, func, name=None, *, output=None, domain=None, vectorized=True, cuda=None,
+                 _internal=False):
+        if not callable(func):
+            raise InvalidValue(f"UnaryOp: expected a callable func(x); given {func!r}")
+        self.name = name or getattr(func, "__name__", "user_unary")
+        self._func = func if _internal else _user_func(func, vectorized, 1)
+        self._output = output
+        self.domain = None if domain is None else _dt.lookup(domain, f"domain of {self.name}")
+        self.cuda = cuda
+        self.builtin = _internal
+
+    def __repr__(self):
+        return f"UnaryOp({self.name})"
+
+    def output_dtype(self, dx) -> np.dtype:
+        return _resolve_output(self._output, self.domain or np.dtype(dx), self.name)
+
+    def __call__(self, x):
+        return self.eval(np.asarray(x))
+
+    def eval(self, x):
+        xp = _dt._xp(x)
+        t = self.domain or x.dtype
+        x = _dt.cast(x, t, f"input of {self.name}")
+        with np.errstate(all="ignore"):
+            z = xp.asarray(self._func(xp, x))
+        if z.shape != x.shape:
+            raise InvalidValue(f"{self.name}: func returned shape {z.shape}; expected {x.shape}")
+        return _dt.cast(z, self.output_dtype(t), f"result of {self.name}")
+
+
+class IndexUnaryOp:
+    """An index-unary operator ``z = f(x, i, j, thunk)`` (GraphBLAS C API 2.0, section 3.4.3).
+
+    Used by :func:`semiring.select` (keep entries where ``z`` is true) and
+    :func:`semiring.apply` (replace each value by ``z``). For a vector, ``j`` is 0.
+
+    Parameters
+    ----------
+    func : callable
+        ``func(x, i, j, thunk) -> z`` on arrays ``x`` (values), ``i``, ``j`` (int64 indices) and a
+        scalar ``thunk``.
+    name : str, optional
+    output : dtype or callable, optional
+        ``"bool"`` for a selection predicate; None for "same as x".
+    structural : bool, default False
+        True if ``func`` ignores ``x`` (tril, rowle, ...), so it also applies to any dtype.
+    cuda : str, optional
+        CUDA C expression in ``x``, ``i``, ``j``, ``thunk``.
+    """
+
+    def __init__(self, func, name=None, *, output=None, structural=False, vectorized=True, cuda=None,
+                 _internal=False):
+        if not callable(func):
+            raise InvalidValue(f"IndexUnaryOp: expected a callable func(x, i, j, thunk); given {func!r}")
+        self.name = name or getattr(func, "__name__", "user_indexunary")
+        if _internal:
+            self._func = func
+        elif vectorized:
+            self._func = lambda xp, x, i, j, t: func(x, i, j, t)
+        else:
+            vec = np.vectorize(func)
+            self._func = lambda xp, x, i, j, t: vec(x, i, j, t) if x.size else np.empty(0, dtype=x.dtype)
+        self._output = output
+        self.structural = structural
+        self.cuda = cuda
+        self.builtin = _internal
+
+    def __repr__(self):
+        return f"IndexUnaryOp({self.name})"
+
+    def output_dtype(self, dx) -> np.dtype:
+        return _resolve_output(self._output, np.dtype(dx), self.name)
+
+    def eval(self, x, i, j, thunk):
+        xp = _dt._xp(x)
+        with np.errstate(all="ignore"):
+            z = xp.asarray(self._func(xp, x, i, j, thunk))
+        if z.shape != x.shape:
+            z = xp.broadcast_to(z, x.shape)
+        return _dt.cast(z, self.output_dtype(x.dtype), f"result of {self.name}")
+
+
+def check_not_positional(op, where):
+    if getattr(op, "positional", None):
+        raise DomainMismatch(f"{where}: a positional operator ({op.name}) is only valid as a semiring's multiply")
