@@ -1,0 +1,14 @@
+"""Graph files in and out.
+
+``read(path)`` picks the format by extension: Matrix Market (``.mtx``, ``.mtx.gz``), DIMACS
+shortest-path (``.gr``, ``.gr.gz``), DIMACS coloring (``.col``, ``.col.gz``), and whitespace
+edge lists (anything else). ``write_mtx(path, A)`` writes Matrix Market. All 1-based file
+formats become 0-based indices.
+"""
+
+from ._dimacs import read_col, read_gr
+from ._edgelist import read_edgelist
+from ._mtx import read_mtx, write_mtx
+from ._read import read
+
+__all__ = ["read", "read_mtx", "read_gr", "read_col", "read_edgelist", "write_mtx"]
