@@ -61,10 +61,11 @@ def group_starts(sorted_keys):
 def reduce_by_key(keys, vals, monoid, presorted=False):
     """Combine values with equal keys by ``monoid``; returns sorted unique keys and values.
 
-    A stable sort keeps the order of equal keys, so ``any`` returns the first term.
+    Monoids are commutative, so the order of equal keys after the (faster, unstable) sort does
+    not change the result beyond floating-point rounding; ``any`` may return any of the terms.
     """
     if not presorted:
-        order = np.argsort(keys, kind="stable")
+        order = np.argsort(keys)
         keys, vals = keys[order], vals[order]
     starts = group_starts(keys)
     return keys[starts], monoid.reduce_segments(vals, starts)
