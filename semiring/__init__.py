@@ -23,11 +23,14 @@ from .exceptions import (
 from .ops import BinaryOp, IndexUnaryOp, Monoid, Semiring, UnaryOp, binary, indexunary, monoid, unary
 from .ops import semiring as semirings
 
+from . import algorithms, generators, io  # noqa: E402  (they use the names above)
+
 __version__ = "0.1.0"
 
 __all__ = [
     "Matrix", "Vector", "Mask", "BinaryOp", "UnaryOp", "IndexUnaryOp", "Monoid", "Semiring",
     "binary", "unary", "indexunary", "monoid", "semirings", "dtypes", "exceptions",
+    "algorithms", "generators", "io",
     "mxv", "vxm", "mxm", "ewise_add", "ewise_mult", "apply", "select", "reduce_rowwise",
     "reduce_columnwise", "reduce_scalar", "assign", "extract", "transpose", "kronecker",
     "SemiringError", "DimensionMismatch", "DomainMismatch", "IndexOutOfBound", "InvalidValue",

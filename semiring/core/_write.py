@@ -78,21 +78,42 @@ def prepare(out, shape, mask, accum, replace, what):
             raise InvalidValue(f"{what}: out is a read-only view (A.T); write into sr.transpose(A) instead")
         if accum is not None:
             accum.input_dtype(out.dtype, out.dtype)
-    if mask is not None and not mask.structural:
-        mask.true_keys()  # NaN in a value mask raises here, before any work
+    if mask is not None:
+        mask.check()  # NaN in a value mask raises here, before any work
     return mask, accum
 
 
-def write(out, tk, tv, shape, mask, accum, replace):
+def write(out, tk, tv, shape, mask, accum, replace, positions=None):
     """Apply ``out<mask, replace> = accum(out, T)``; T given as sorted keys ``tk`` and values ``tv``.
 
     Returns ``out``, or a new Vector/Matrix of T's dtype when ``out`` is None.
+
+    ``positions`` (sorted keys) may be given by a caller that knows only those positions can
+    change (``assign`` passes its region); T must then lie within them.
     """
     if out is None:
         if mask is not None:
             keep = mask.allows(tk)
             tk, tv = tk[keep], tv[keep]
         return _new(shape, tv.dtype, tk, tv)
+    if mask is not None and not mask.complement and not replace:
+        # Only the positions the mask allows can change: update them alone (in place for a
+        # bitmap vector), O(|mask| + |T|) instead of O(|out|).
+        mkeys = mask.true_keys()
+        positions = mkeys if positions is None else positions[_sp.member(mkeys, positions)]
+        mask = None
+    if mask is None and positions is not None:
+        inside = _sp.member(positions, tk)
+        tk, tv = tk[inside], tv[inside]
+        if accum is None:
+            zk, zv = tk, _dt.cast(tv, out.dtype, "result")
+        else:
+            hit, cv = out._values_at(positions)
+            zt = accum.output_dtype(cv.dtype, tv.dtype)
+            zk, zv = _sp.union(positions[hit], cv, tk, tv, accum, zt)
+            zv = _dt.cast(zv, out.dtype, f"result of accum {accum.name}")
+        out._apply_delta(positions, zk, zv)
+        return out
     ck, cv = out._keys()
     if accum is None:
         zk, zv = tk, _dt.cast(tv, out.dtype, "result")

@@ -67,9 +67,17 @@ def ewise_mult(x, y, op, *, mask=None, accum=None, replace=False, out=None):
     f = _args.binary_or_monoid(op, what)
     f.output_dtype(x.dtype, y.dtype)
     mask, accum = _write.prepare(out, x.shape, mask, accum, replace, what)
-    xk, xv = x._keys()
-    yk, yv = y._keys()
-    tk, tv = _sp.intersect(xk, xv, yk, yv, f)
+    # Probe the operand with fewer entries into the other: O(small * log(large)), or
+    # O(small) against a bitmap vector.
+    if x.nvals <= y.nvals:
+        tk, xv = x._keys()
+        hit, yv = y._values_at(tk)
+        tk, xv = tk[hit], xv[hit]
+    else:
+        tk, yv = y._keys()
+        hit, xv = x._values_at(tk)
+        tk, yv = tk[hit], yv[hit]
+    tv = f.eval(xv, yv)
     return _write.write(out, tk, tv, x.shape, mask, accum, replace)
 
 

@@ -24,38 +24,71 @@ def _unique(idx, what):
         raise InvalidValue(f"{what}: index {dup} appears more than once; assign needs distinct indices")
 
 
-def _region_vector(out, u, I, what):
-    """Keys of the region I in out, the mapped values of u there, and a region test."""
-    if isinstance(u, Vector):
-        if u.size != I.size:
-            raise DimensionMismatch(f"{what}: {I.size} indices, so u must have size {I.size}; given size {u.size}")
+def _index_set(idx, n, what):
+    """(sorted distinct indices, or None meaning all of 0..n-1) for an assign index argument."""
+    if idx is None:
+        return None
+    if isinstance(idx, slice):
+        start, stop, step = idx.indices(n)
+        if step == 1 and start == 0 and stop == n:
+            return None
+        return np.sort(np.arange(start, stop, step, dtype=np.int64))
+    arr = np.sort(_args.index_list(idx, n, what))
+    _unique(arr, what)
+    return arr
+
+
+class _Region:
+    """The positions an assign writes: I (Vector) or I x J (Matrix), each possibly 'all'.
+
+    ``I``/``J`` are the index lists in the user's order (u's entry t goes to I[t]).
+    """
+
+    def __init__(self, out, indices, what):
+        self.matrix = isinstance(out, Matrix)
+        if self.matrix:
+            if indices is None:
+                indices = (None, None)
+            if not (isinstance(indices, tuple) and len(indices) == 2):
+                raise InvalidValue(f"{what}: a Matrix out needs indices=(rows, cols); given {indices!r}")
+            self.ncols = out.ncols
+            self.I = _args.index_list(indices[0], out.nrows, f"{what} rows")
+            self.J = _args.index_list(indices[1], out.ncols, f"{what} cols")
+            self.rset = _index_set(indices[0], out.nrows, f"{what} rows")
+            self.cset = _index_set(indices[1], out.ncols, f"{what} cols")
+        else:
+            self.I = None if indices is None else _args.index_list(indices, out.size, f"{what} indices")
+            self.rset = _index_set(indices, out.size, f"{what} indices")
+        self.n = out.nrows if self.matrix else out.size
+
+    def contains(self, keys):
+        if not self.matrix:
+            return np.ones(keys.shape[0], bool) if self.rset is None else _sp.member(self.rset, keys)
+        rows, cols = np.divmod(keys, max(self.ncols, 1))
+        hit = np.ones(keys.shape[0], bool) if self.rset is None else _sp.member(self.rset, rows)
+        return hit if self.cset is None else hit & _sp.member(self.cset, cols)
+
+    def keys(self):
+        """Every position of the region, sorted."""
+        if not self.matrix:
+            return np.arange(self.n, dtype=np.int64) if self.rset is None else self.rset
+        rows = np.arange(self.n, dtype=np.int64) if self.rset is None else self.rset
+        cols = np.arange(self.ncols, dtype=np.int64) if self.cset is None else self.cset
+        return (rows[:, None] * self.ncols + cols[None, :]).ravel()
+
+    def map_u(self, u, what):
+        """u's entries at their positions in out: sorted (keys, values)."""
+        if self.matrix:
+            I, J = self.I, self.J
+            if u.shape != (I.size, J.size):
+                raise DimensionMismatch(f"{what}: {I.size} rows and {J.size} cols, so u must be {I.size}x{J.size}; "
+                                        f"given {u.nrows}x{u.ncols}")
+            return _sp.sort_by_key(I[u._row_ids()] * self.ncols + J[u._indices], u._values)
+        size = self.n if self.I is None else self.I.size
+        if u.size != size:
+            raise DimensionMismatch(f"{what}: {size} indices, so u must have size {size}; given size {u.size}")
         uk, uv = u._keys()
-        mk, mv = _sp.sort_by_key(I[uk], uv)
-    else:
-        s = _args.bound_scalar(u, out.dtype, f"{what} scalar")
-        mk = np.sort(I)
-        mv = np.full(mk.size, s, dtype=np.asarray(s).dtype)
-    inside = np.zeros(out.size, dtype=bool)
-    inside[I] = True
-    return mk, mv, lambda keys: inside[keys]
-
-
-def _region_matrix(out, u, I, J, what):
-    n = out.ncols
-    if isinstance(u, Matrix):
-        if u.shape != (I.size, J.size):
-            raise DimensionMismatch(f"{what}: {I.size} rows and {J.size} cols, so u must be {I.size}x{J.size}; "
-                                    f"given {u.nrows}x{u.ncols}")
-        mk, mv = _sp.sort_by_key(I[u._row_ids()] * n + J[u._indices], u._values)
-    else:
-        s = _args.bound_scalar(u, out.dtype, f"{what} scalar")
-        mk = np.sort((I[:, None] * n + J[None, :]).ravel())
-        mv = np.full(mk.size, s, dtype=np.asarray(s).dtype)
-    rin = np.zeros(out.nrows, dtype=bool)
-    rin[I] = True
-    cin = np.zeros(out.ncols, dtype=bool)
-    cin[J] = True
-    return mk, mv, lambda keys: rin[keys // max(n, 1)] & cin[keys % max(n, 1)]
+        return (uk, uv) if self.I is None else _sp.sort_by_key(self.I[uk], uv)
 
 
 def assign(out, u, indices=None, *, mask=None, accum=None, replace=False):
@@ -79,6 +112,11 @@ def assign(out, u, indices=None, *, mask=None, accum=None, replace=False):
     -------
     out
 
+    Notes
+    -----
+    Without a complemented mask and without replace, only the region (intersected with the
+    mask) can change, and only it is touched: ``level<q.S> = depth`` costs O(nvals(q)).
+
     Raises
     ------
     IndexOutOfBound
@@ -90,28 +128,26 @@ def assign(out, u, indices=None, *, mask=None, accum=None, replace=False):
     """
     what = "assign"
     _args.container(out, f"{what} out")
-    if isinstance(out, Vector):
-        if isinstance(u, Matrix):
-            raise InvalidValue(f"{what}: a Vector out takes a Vector or scalar u; given a Matrix")
-        I = _args.index_list(indices, out.size, f"{what} indices")
-        _unique(I, what)
-        mask, accum = _write.prepare(out, out.shape, mask, accum, replace, what)
-        mk, mv, inside = _region_vector(out, u, I, what)
-    else:
-        if isinstance(u, Vector):
-            raise InvalidValue(f"{what}: a Matrix out takes a Matrix or scalar u; given a Vector")
-        if indices is None:
-            indices = (None, None)
-        if not (isinstance(indices, tuple) and len(indices) == 2):
-            raise InvalidValue(f"{what}: a Matrix out needs indices=(rows, cols); given {indices!r}")
-        I = _args.index_list(indices[0], out.nrows, f"{what} rows")
-        J = _args.index_list(indices[1], out.ncols, f"{what} cols")
-        _unique(I, what + " rows")
-        _unique(J, what + " cols")
-        mask, accum = _write.prepare(out, out.shape, mask, accum, replace, what)
-        mk, mv, inside = _region_matrix(out, u, I, J, what)
+    if isinstance(out, Vector) and isinstance(u, Matrix):
+        raise InvalidValue(f"{what}: a Vector out takes a Vector or scalar u; given a Matrix")
+    if isinstance(out, Matrix) and isinstance(u, Vector):
+        raise InvalidValue(f"{what}: a Matrix out takes a Matrix or scalar u; given a Vector")
+    region = _Region(out, indices, what)
+    mask, accum = _write.prepare(out, out.shape, mask, accum, replace, what)
+    scalar = None if isinstance(u, (Vector, Matrix)) else _args.bound_scalar(u, out.dtype, f"{what} scalar")
+    if scalar is None:
+        mk, mv = region.map_u(u, what)
+    if (mask is None or not mask.complement) and not replace:
+        # Only the region (within the mask) can change: the write step touches it alone.
+        positions = region.keys() if mask is None else _restrict(mask.true_keys(), region)
+        if scalar is not None:
+            mk, mv = positions, np.full(positions.size, scalar, dtype=np.asarray(scalar).dtype)
+        return _write.write(out, mk, mv, out.shape, mask, accum, replace, positions=positions)
+    if scalar is not None:
+        mk = region.keys()
+        mv = np.full(mk.size, scalar, dtype=np.asarray(scalar).dtype)
     ck, cv = out._keys()
-    in_region = inside(ck)
+    in_region = region.contains(ck)
     if accum is None:
         zk, zv = mk, _dt.cast(mv, out.dtype, f"{what} values")
     else:
@@ -120,6 +156,10 @@ def assign(out, u, indices=None, *, mask=None, accum=None, replace=False):
         zv = _dt.cast(zv, out.dtype, f"{what} result of accum {accum.name}")
     zk, zv = _sp.merge_disjoint(ck[~in_region], cv[~in_region], zk, zv)
     return _write.write(out, zk, zv, out.shape, mask, None, replace)
+
+
+def _restrict(keys, region):
+    return keys[region.contains(keys)]
 
 
 def extract(x, rows=None, cols=None, *, mask=None, accum=None, replace=False, out=None):

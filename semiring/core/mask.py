@@ -44,13 +44,37 @@ class Mask:
         _dt.check_bool_domain(vals, f"value mask {self!r}")
         return keys[vals != 0]
 
+    def check(self):
+        """Raise InvalidValue if a value mask holds NaN (not a boolean)."""
+        if not self.structural:
+            if self.parent.format == "bitmap":
+                present, dense = self.parent._bitmap()
+                vals = dense[present]
+            else:
+                vals = self.parent._keys()[1]
+            _dt.check_bool_domain(vals, f"value mask {self!r}")
+
     def allows(self, keys):
         """Boolean array: the mask allows writing at ``keys``."""
         return self.allows_fn()(keys)
 
     def allows_fn(self):
-        """``allows`` with the mask's keys computed once (for repeated tests within one operation)."""
-        true_keys, complement = self.true_keys(), self.complement
+        """``allows`` with the mask's lookup prepared once (for repeated tests within one operation).
+
+        A bitmap Vector parent is indexed directly (O(len(keys))); otherwise the sorted true
+        keys are searched."""
+        complement = self.complement
+        if self.parent.format == "bitmap":
+            present, dense = self.parent._bitmap()
+            self.check()
+            table = present if self.structural else present & (dense != 0)
+
+            def allows(keys):
+                hit = table[keys]
+                return ~hit if complement else hit
+
+            return allows
+        true_keys = self.true_keys()
 
         def allows(keys):
             hit = member(true_keys, keys)
@@ -60,6 +84,11 @@ class Mask:
 
     def allows_dense(self):
         """Boolean array over every position of a Vector mask (length ``size``)."""
+        if self.parent.format == "bitmap":
+            present, dense = self.parent._bitmap()
+            self.check()
+            table = present if self.structural else present & (dense != 0)
+            return ~table if self.complement else table.copy()
         present = np.zeros(self.parent.size, dtype=bool)
         present[self.true_keys()] = True
         return ~present if self.complement else present

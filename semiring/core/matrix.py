@@ -10,7 +10,7 @@ from .. import dtypes as _dt
 from ..exceptions import InvalidValue
 from . import _validate as _v
 from .mask import Mask
-from .vector import _build
+from .vector import _build, _not_missing
 
 _MAX_KEYS = np.iinfo(np.int64).max
 
@@ -126,8 +126,7 @@ class Matrix:
             raise InvalidValue(f"Matrix.from_dense: expected a 2-d array; given shape {arr.shape}")
         d = _dt.lookup(arr.dtype if dtype is None else dtype, "Matrix.from_dense dtype")
         arr = _dt.cast(arr, d, "Matrix.from_dense values")
-        present = np.ones(arr.shape, bool) if missing is None else arr != missing
-        r, c = np.nonzero(present)
+        r, c = np.nonzero(_not_missing(arr, missing))
         out = cls(arr.shape[0], arr.shape[1], d, device=device)
         out._assign_keys(r.astype(np.int64) * arr.shape[1] + c, arr[r, c].copy())
         return out
@@ -156,6 +155,26 @@ class Matrix:
     def _keys(self):
         """(sorted row-major keys ``row * ncols + col``, values)."""
         return self._row_ids() * self._ncols + self._indices, self._values
+
+    def _contains(self, keys):
+        from ..backends.cpu.sparse import member
+
+        return member(self._keys()[0], keys)
+
+    def _values_at(self, keys):
+        from ..backends.cpu.sparse import member
+
+        ck, cv = self._keys()
+        hit = member(ck, keys)
+        return hit, cv[np.searchsorted(ck, keys[hit])]
+
+    def _apply_delta(self, positions, zk, zv):
+        """Positions ``positions`` (sorted keys) take entries (zk, zv); others are unchanged."""
+        from ..backends.cpu.sparse import member, merge_disjoint
+
+        ck, cv = self._keys()
+        keep = ~member(positions, ck)
+        self._assign_keys(*merge_disjoint(ck[keep], cv[keep], zk, zv))
 
     def _assign_keys(self, keys, vals):
         """Replace the content from sorted unique row-major keys."""
@@ -195,6 +214,11 @@ class Matrix:
         return self._dtype
 
     @property
+    def format(self):
+        """Storage format: ``"csr"``."""
+        return "csr"
+
+    @property
     def device(self):
         return self._device
 
@@ -210,14 +234,16 @@ class Matrix:
 
     @property
     def T(self):
-        """The transpose, computed once and cached (read-only: writing into it raises InvalidValue;
-        use ``sr.transpose(A)`` for a writable copy)."""
+        """The transpose, computed once and cached until A is next written.
+
+        It is a read-only snapshot: writing into it raises InvalidValue (use
+        ``sr.transpose(A)`` for a writable copy), and after A is written, ``A.T`` gives a new
+        transpose while a previously taken one keeps the old content."""
         if self._T is None:
             S = sp.csr_array((self._values, self._indices, self._indptr), shape=self.shape).tocsc()
             T = Matrix._from_csr(self._ncols, self._nrows, self._dtype, S.indptr.astype(np.int64),
                                  S.indices.astype(np.int64), np.asarray(S.data))
             T._readonly = True
-            T._T = self
             self._T = T
         return self._T
 
@@ -239,8 +265,9 @@ class Matrix:
                 raise InvalidValue(
                     f"Matrix.to_dense: {self.size - self.nvals} of {self.size} positions are absent; give fill_value"
                 )
-            fill_value = 0
-        out = np.full(self.shape, fill_value, dtype=np.result_type(self._dtype, fill_value))
+            out = np.zeros(self.shape, dtype=self._dtype)
+        else:
+            out = np.full(self.shape, fill_value, dtype=np.result_type(self._dtype, fill_value))
         out[self._row_ids(), self._indices] = self._values
         return out
 

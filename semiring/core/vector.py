@@ -105,7 +105,7 @@ class Vector:
             raise InvalidValue(f"Vector.from_dense: expected a 1-d array; given shape {arr.shape}")
         d = _dt.lookup(arr.dtype if dtype is None else dtype, "Vector.from_dense dtype")
         arr = _dt.cast(arr, d, "Vector.from_dense values")
-        present = np.ones(arr.shape[0], bool) if missing is None else arr != missing
+        present = _not_missing(arr, missing)
         idx = np.flatnonzero(present)
         out = cls(arr.shape[0], d, device=device)
         out._set(idx, arr[idx].copy())
@@ -123,25 +123,65 @@ class Vector:
         """Replace the content (trusted: idx sorted, unique, in range; vals of self.dtype)."""
         self._idx, self._vals = idx, vals
         self._present = self._dense = None
-        if self._size and idx.shape[0] > self._size * self.BITMAP_DENSITY:
+        self._nv = int(idx.shape[0])
+        self._fmt = "sparse"
+        if self._size and self._nv > self._size * self.BITMAP_DENSITY:
             self._bitmap()
-            self._idx = self._vals = None
+            self._fmt = "bitmap"
 
     def _keys(self):
-        """(sorted int64 indices, values)."""
+        """(sorted int64 indices, values); cached in bitmap form."""
         if self._idx is None:
             self._idx = np.flatnonzero(self._present)
             self._vals = self._dense[self._idx]
         return self._idx, self._vals
 
     def _bitmap(self):
-        """(bool presence array, dense values array; 0 where absent)."""
+        """(bool presence array, dense values array; 0 where absent); cached in sparse form.
+        Read-only for callers: a bitmap vector updates them in place (``_apply_delta``)."""
         if self._present is None:
             self._present = np.zeros(self._size, dtype=bool)
             self._present[self._idx] = True
             self._dense = np.zeros(self._size, dtype=self._dtype)
             self._dense[self._idx] = self._vals
         return self._present, self._dense
+
+    def _contains(self, keys):
+        """Boolean array: ``keys[t]`` is present."""
+        if self._fmt == "bitmap":
+            return self._present[keys]
+        from ..backends.cpu.sparse import member
+
+        return member(self._idx, keys)
+
+    def _values_at(self, keys):
+        """(hit, values): which of ``keys`` are present, and their values."""
+        if self._fmt == "bitmap":
+            hit = self._present[keys]
+            return hit, self._dense[keys[hit]]
+        if self._idx.shape[0] == 0:
+            return np.zeros(keys.shape[0], bool), self._vals[:0]
+        pos = np.minimum(np.searchsorted(self._idx, keys), self._idx.shape[0] - 1)
+        hit = self._idx[pos] == keys
+        return hit, self._vals[pos[hit]]
+
+    def _apply_delta(self, positions, zk, zv):
+        """Positions ``positions`` (sorted) take entries (zk, zv) (zk a sorted subset of them,
+        zv of self.dtype) and lose any other entry; every other position is unchanged.
+        In bitmap form this is done in place, in O(len(positions))."""
+        if self._fmt == "bitmap":
+            was = int(self._present[positions].sum())
+            self._present[positions] = False
+            self._present[zk] = True
+            self._dense[zk] = zv
+            self._nv += int(zk.shape[0]) - was
+            self._idx = self._vals = None
+            return
+        from ..backends.cpu.sparse import member, merge_disjoint
+
+        keep = ~member(positions, self._idx)
+        idx, vals = merge_disjoint(self._idx[keep], self._vals[keep], zk, zv)
+        self._set(idx, vals)
 
     # -- properties ---------------------------------------------------------------------
     @property
@@ -156,7 +196,7 @@ class Vector:
     @property
     def nvals(self):
         """Number of present entries (explicit zeros count)."""
-        return int(self._idx.shape[0]) if self._idx is not None else int(self._present.sum())
+        return self._nv
 
     @property
     def dtype(self):
@@ -169,7 +209,7 @@ class Vector:
     @property
     def format(self):
         """``"sparse"`` or ``"bitmap"``: the storage currently in use."""
-        return "bitmap" if self._idx is None else "sparse"
+        return self._fmt
 
     @property
     def S(self):
@@ -220,11 +260,8 @@ class Vector:
     def get(self, index, default=None):
         """The value at ``index`` or ``default`` if absent."""
         (i,) = _v.index_array([index], self._size, "Vector.get index")
-        present, dense = self._bitmap() if self._idx is None else (None, None)
-        if present is not None:
-            return dense[i] if present[i] else default
-        pos = np.searchsorted(self._idx, i)
-        return self._vals[pos] if pos < self._idx.shape[0] and self._idx[pos] == i else default
+        hit, vals = self._values_at(np.array([i]))
+        return vals[0] if hit[0] else default
 
     def isequal(self, other, *, check_dtype=False):
         """Same size, same present positions and equal values (NaN equals NaN)."""
@@ -245,6 +282,15 @@ class Vector:
     def _check_size(self, size, what):
         if self._size != size:
             raise DimensionMismatch(f"{what}: expected a vector of size {size}; given size {self._size}")
+
+
+def _not_missing(arr, missing):
+    """Positions of a dense array that are not the ``missing`` marker (NaN matches NaN)."""
+    if missing is None:
+        return np.ones(arr.shape, bool)
+    if isinstance(missing, float) and np.isnan(missing):
+        return ~np.isnan(arr) if arr.dtype.kind == "f" else np.ones(arr.shape, bool)
+    return arr != missing
 
 
 def _build(keys, vals, dup_op, describe):

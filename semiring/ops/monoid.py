@@ -132,6 +132,11 @@ def reduce_runs(op, values, starts):
     associativity (not commutativity) is assumed.
     """
     xp = _dt._xp(values)
+    d = op.input_dtype(values.dtype, values.dtype)
+    if op.output_dtype(d, d) != d:
+        raise DomainMismatch(f"reduce with {op.name}: the operator maps {d.name} to "
+                             f"{op.output_dtype(d, d).name}; a reduction needs the same type in and out")
+    values = _dt.cast(values, d, f"input of {op.name}")
     uf = op.ufunc_for(values.dtype) if xp is np else None
     if uf is not None:
         return uf.reduceat(values, starts).astype(values.dtype, copy=False)

@@ -36,13 +36,6 @@ def union(ak, av, bk, bv, op, out_dtype):
     return keys, vals
 
 
-def intersect(ak, av, bk, bv, op):
-    """Entries present in both a and b, valued ``op(a, b)``."""
-    in_a = member(bk, ak)
-    in_b = member(ak, bk)
-    return ak[in_a], op.eval(av[in_a], bv[in_b])
-
-
 def merge_disjoint(ak, av, bk, bv):
     """Sorted union of two key sets known to be disjoint (values of one dtype)."""
     keys = np.concatenate([ak, bk])
