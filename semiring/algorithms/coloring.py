@@ -6,6 +6,8 @@
   new color.
 - Jones-Plassmann (1993): with one random weight per vertex, each round the uncolored vertices
   that beat all their uncolored neighbours take the smallest color no colored neighbour has.
+  The neighbours' colors are gathered as 64-bit sets with a ``bor.second`` product, and the
+  smallest free color is the lowest zero bit (one product per 64 colors in use).
 - Greedy largest-first (Welsh and Powell 1967), sequential: the reference for color counts.
 
 The graph is taken as undirected (A or A^T having an entry means an edge) and self-loops are
@@ -26,7 +28,11 @@ import numpy as np
 from .. import core as _core
 from ..core.vector import Vector
 from ..exceptions import InvalidValue
+from ..core.matrix import Matrix
 from ..ops import binary, indexunary, semiring, unary
+from ..ops.monoid import any as monoid_any
+from ..ops.monoid import plus as monoid_plus
+from ..ops._base import BinaryOp, UnaryOp
 from .graph import as_graph
 
 _METHODS = ("jones_plassmann", "luby", "greedy")
@@ -111,31 +117,70 @@ def _color_luby(S, rng):
     return color
 
 
+def _bit_at(xp, x, base):
+    return xp.left_shift(xp.ones_like(x, dtype=np.uint64), (x - base).astype(np.uint64))
+
+
+def _lowest_zero(xp, x):
+    y = ~x & (x + np.uint64(1))  # isolates the lowest zero bit; 0 when every bit is set
+    return xp.where(y == 0, 64, xp.frexp(y.astype(np.float64))[1] - 1).astype(np.int64)
+
+
+#: bit_at(c, base) = 1 << (c - base): colour c as a bit of the 64-colour word starting at base.
+BIT_AT = BinaryOp(_bit_at, "bit_at", output="uint64", _internal=True, cuda="1ull << (x - y)")
+#: lowest_zero(bits) = the smallest colour missing from a 64-colour word (64 if it is full).
+LOWEST_ZERO = UnaryOp(_lowest_zero, "lowest_zero", output="int64", _internal=True,
+                      cuda="(x == ~0ull) ? 64 : __ffsll(~x) - 1")
+_WORD = 64
+
+
+def _smallest_free_colour(S, color, ready):
+    """color<ready.S> = the smallest colour no neighbour of each ready vertex has."""
+    base = 0
+    remaining = ready
+    while remaining.nvals:
+        # word = colours in [base, base + 64), as bits: word(u) = 1 << (color(u) - base)
+        inword = _core.select(_core.select(color, indexunary.valuege, base), indexunary.valuelt, base + _WORD)
+        word = _core.apply(inword, BIT_AT, right=np.int64(base))
+        # used<remaining.S> = S bor.second word   (the colours the neighbours use)
+        used = _core.mxv(S, word, semiring.bor_second, mask=remaining.S)
+        # slot<remaining.S> = lowest_zero(used), 0 where no neighbour has a colour in the word
+        slot = _core.ewise_add(_core.apply(remaining, binary.first, left=np.int64(0)),
+                               _core.apply(used, LOWEST_ZERO), binary.second)
+        # color<slot < 64> = base + slot
+        done = _core.select(slot, indexunary.valuelt, _WORD)
+        _core.assign(color, _core.apply(done, binary.plus, right=np.int64(base)), None, mask=done.S)
+        # remaining = the vertices whose word was full
+        remaining = _core.select(slot, indexunary.valueeq, _WORD)
+        base += _WORD
+
+
 def _color_jones_plassmann(S, rng):
+    """Jones-Plassmann as a wave over the DAG that orients each edge from the heavier end:
+    a vertex is coloured once all its heavier neighbours are (O(edges) work in all)."""
     n = S.nrows
-    weight = Vector.from_dense(rng.permutation(n).astype(np.int64))
+    perm = rng.permutation(n).astype(np.int64)
+    idx = np.arange(n, dtype=np.int64)
+    Dw = Matrix.from_coo(idx, idx, perm, nrows=n, ncols=n)
+    # H(i, j) = w(i) > w(j) for every edge: mxm(diag(w) first.. S) then compare with diag(w)
+    Wrow = _core.mxm(Dw, S, semiring.any_first)                      # Wrow(i, j) = w(i)
+    H = _core.select(_core.mxm(Wrow, Dw, semiring.Semiring(monoid_any, binary.gt)),
+                     indexunary.valueeq, True)                      # H(i, j): i heavier than j
+    # H as int64 ones, so that plus.pair counts (on bool, plus is lor)
+    H = _core.apply(H, unary.one).dup("int64")
+    # waiting(j) = number of heavier neighbours of j
+    waiting = _core.reduce_columnwise(H, monoid_plus)
     color = Vector(n, "int64")
-    classes = []  # classes[c]: bool Vector of the vertices colored c
-    uncolored = Vector.from_dense(np.ones(n, dtype=bool))
-    while uncolored.nvals:
-        winners = _local_maxima(S, weight, uncolored)
-        remaining = winners
-        c = 0
-        while remaining.nvals:
-            if c == len(classes):
-                classes.append(Vector(n, "bool"))
-            # used<remaining.S> = S any.pair classes[c]   (a neighbour already has color c)
-            used = _core.mxv(S, classes[c], semiring.any_pair, mask=remaining.S)
-            # free<!used.S> = remaining
-            free = _core.apply(remaining, unary.identity, mask=~used.S)
-            # color<free.S> = c ; classes[c]<free.S> = true
-            _core.assign(color, c, None, mask=free.S)
-            _core.assign(classes[c], True, None, mask=free.S)
-            # remaining<!free.S, replace> = remaining
-            remaining = _core.apply(remaining, unary.identity, mask=~free.S)
-            c += 1
-        # uncolored<!winners.S, replace> = uncolored
-        uncolored = _core.apply(uncolored, unary.identity, mask=~winners.S)
+    # ready<!waiting.S> = true   (no heavier neighbour)
+    ready = _core.apply(Vector.from_dense(np.ones(n, dtype=bool)), unary.identity, mask=~waiting.S)
+    while ready.nvals:
+        _smallest_free_colour(S, color, ready)
+        # freed = ready plus.pair H   (how many heavier neighbours each lighter one just lost)
+        freed = _core.vxm(ready, H, semiring.plus_pair)
+        # waiting<freed.S> = waiting - freed
+        _core.ewise_mult(waiting, freed, binary.minus, mask=freed.S, out=waiting)
+        # ready = the freed vertices left with nothing to wait for
+        ready = _core.select(_core.apply(waiting, unary.identity, mask=freed.S), indexunary.valueeq, 0)
     return color
 
 

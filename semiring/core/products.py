@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import numpy as np
+
 from ..backends.cpu import products as _k
 from ..exceptions import DimensionMismatch, InvalidValue
 from . import _args, _write
@@ -10,22 +12,46 @@ from . import _validate as _v
 from .matrix import Matrix
 from .vector import Vector
 
-#: Push is chosen when the terms it expands (frontier entries times the mean degree) are below
-#: this fraction of the terms a pull visits. Beamer et al., "Direction-optimizing breadth-first
-#: search", SC 2012 use alpha = 15 on edges to check; on one CPU core with NumPy a single
-#: expansion pass costs about as much per term either way, so the switch is at equal work.
+#: Push is chosen when the terms it expands (input entries times the mean degree) are below
+#: this multiple of the terms a pull visits (allowed outputs times the mean degree). Beamer et
+#: al., "Direction-optimizing breadth-first search", SC 2012 weigh edges the same way (their
+#: alpha = 15 favours push because a pull may stop early); on the CPU with NumPy neither side
+#: stops early and a term costs about the same either way, so the switch is at equal work.
 PUSH_PULL_RATIO = 1.0
 _DIRECTIONS = ("auto", "push", "pull")
 
 
-def _direction(direction, u, A_nvals, n_out, what):
+def _direction(direction, u, A_nvals, n_in, n_out, mask, what):
+    """Push or pull, by the product terms each would expand.
+
+    Push expands every entry of u (about ``nvals(u) * nvals(A) / n_in`` terms); pull visits
+    the output positions the mask allows (about ``allowed * nvals(A) / n_out`` terms).
+    """
     if direction not in _DIRECTIONS:
         raise InvalidValue(f"{what}: direction must be one of {_DIRECTIONS}; given {direction!r}")
     if direction != "auto":
         return direction
-    mean_degree = A_nvals / max(n_out, 1)
-    push_terms = u.nvals * mean_degree
-    return "push" if push_terms < PUSH_PULL_RATIO * A_nvals else "pull"
+    push_terms = u.nvals * A_nvals / max(n_in, 1)
+    if mask is None:
+        allowed = n_out
+    else:
+        m = mask.parent.nvals if mask.structural else mask.true_keys().shape[0]
+        allowed = n_out - m if mask.complement else m
+    pull_terms = allowed * A_nvals / max(n_out, 1)
+    return "push" if push_terms < PUSH_PULL_RATIO * pull_terms else "pull"
+
+
+def _rows(mask):
+    """Sorted output positions a Vector mask allows (None: all)."""
+    if mask is None:
+        return None
+    if mask.complement:
+        return np.flatnonzero(mask.allows_dense())
+    return mask.true_keys()
+
+
+def _keep(mask):
+    return None if mask is None else mask.allows_fn()
 
 
 def mxv(A, u, semiring, *, mask=None, accum=None, replace=False, out=None, direction="auto"):
@@ -74,13 +100,11 @@ def mxv(A, u, semiring, *, mask=None, accum=None, replace=False, out=None, direc
     _v.same_device(A, u, out)
     s.output_dtype(A.dtype, u.dtype)
     mask, accum = _write.prepare(out, (A.nrows,), mask, accum, replace, what)
-    allowed = mask.allows_dense() if mask is not None else None
-    if _direction(direction, u, A.nvals, A.ncols, what) == "push":
+    if _direction(direction, u, A.nvals, A.ncols, A.nrows, mask, what) == "push":
         idx, vals = u._keys()
-        tk, tv = _k.vxm(idx, vals, A.T, s, col_allowed=allowed, flip=True)
+        tk, tv = _k.vxm(idx, vals, A.T, s, keep=_keep(mask), flip=True)
     else:
-        present, dense = u._bitmap()
-        tk, tv = _k.mxv(A, present, dense, s, row_allowed=allowed)
+        tk, tv = _k.mxv(A, u, s, rows=_rows(mask))
     return _write.write(out, tk, tv, (A.nrows,), mask, accum, replace)
 
 
@@ -118,13 +142,11 @@ def vxm(u, A, semiring, *, mask=None, accum=None, replace=False, out=None, direc
     _v.same_device(A, u, out)
     s.output_dtype(u.dtype, A.dtype)
     mask, accum = _write.prepare(out, (A.ncols,), mask, accum, replace, what)
-    allowed = mask.allows_dense() if mask is not None else None
-    if _direction(direction, u, A.nvals, A.nrows, what) == "push":
+    if _direction(direction, u, A.nvals, A.nrows, A.ncols, mask, what) == "push":
         idx, vals = u._keys()
-        tk, tv = _k.vxm(idx, vals, A, s, col_allowed=allowed)
+        tk, tv = _k.vxm(idx, vals, A, s, keep=_keep(mask))
     else:
-        present, dense = u._bitmap()
-        tk, tv = _k.mxv(A.T, present, dense, s, row_allowed=allowed, flip=True)
+        tk, tv = _k.mxv(A.T, u, s, rows=_rows(mask), flip=True)
     return _write.write(out, tk, tv, (A.ncols,), mask, accum, replace)
 
 

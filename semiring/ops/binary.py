@@ -4,7 +4,8 @@ Each operator is polymorphic: it computes in the common type of its inputs. On b
 ``plus`` is ``lor``, ``minus`` is ``lxor``, ``times`` is ``land``, ``div`` is ``first``,
 ``min`` is ``land`` and ``max`` is ``lor`` (as in SuiteSparse:GraphBLAS). Integer ``div``
 truncates toward zero like C; ``x / 0`` is 0 for ``x == 0`` and the type's max (min) for
-positive (negative) ``x``. ``min``/``max`` on floats ignore NaN like C ``fmin``/``fmax``.
+positive (negative) ``x``. ``min``/``max`` on floats ignore NaN like C ``fmin``/``fmax``. ``bor``, ``band``, ``bxor``
+are bitwise on integers (GrB_BOR, GrB_BAND, GrB_BXOR) and refuse floats.
 
 The registry ``BINARY`` maps names to operators; ``get(name)`` looks one up.
 """
@@ -19,7 +20,7 @@ from ._base import BinaryOp
 __all__ = [
     "plus", "minus", "rminus", "times", "div", "rdiv", "min", "max", "first", "second", "pair",
     "oneb", "any", "land", "lor", "lxor", "eq", "ne", "lt", "le", "gt", "ge",
-    "firsti", "firstj", "secondi", "secondj", "BINARY", "get",
+    "bor", "band", "bxor", "firsti", "firstj", "secondi", "secondj", "BINARY", "get",
 ]
 
 
@@ -82,6 +83,17 @@ def _pair(xp, x, y):
     return xp.ones(xp.broadcast_shapes(x.shape, y.shape), dtype=x.dtype)
 
 
+def _bitwise(name, fn):
+    def f(xp, x, y):
+        if x.dtype.kind == "f":
+            from ..exceptions import DomainMismatch
+
+            raise DomainMismatch(f"binary {name}: expected bool or integer inputs; given {x.dtype.name}")
+        return getattr(xp, fn)(x, y)
+
+    return f
+
+
 def _positional(xp, x, y):  # never called: BinaryOp.eval picks the index array
     raise AssertionError("positional operator evaluated without indices")
 
@@ -122,6 +134,12 @@ lt = _mk(lambda xp, x, y: xp.less(x, y), "lt", output="bool", cuda="x < y")
 le = _mk(lambda xp, x, y: xp.less_equal(x, y), "le", output="bool", cuda="x <= y")
 gt = _mk(lambda xp, x, y: xp.greater(x, y), "gt", output="bool", cuda="x > y")
 ge = _mk(lambda xp, x, y: xp.greater_equal(x, y), "ge", output="bool", cuda="x >= y")
+bor = _mk(_bitwise("bor", "bitwise_or"), "bor", cuda="x | y",
+          _ufunc=_ufunc(np.bitwise_or, np.bitwise_or, None))
+band = _mk(_bitwise("band", "bitwise_and"), "band", cuda="x & y",
+           _ufunc=_ufunc(np.bitwise_and, np.bitwise_and, None))
+bxor = _mk(_bitwise("bxor", "bitwise_xor"), "bxor", cuda="x ^ y",
+           _ufunc=_ufunc(np.bitwise_xor, np.bitwise_xor, None))
 firsti = _mk(_positional, "firsti", _positional="firsti", cuda="i")
 firstj = _mk(_positional, "firstj", _positional="firstj", cuda="k")
 secondi = _mk(_positional, "secondi", _positional="secondi", cuda="k")
@@ -130,7 +148,7 @@ secondj = _mk(_positional, "secondj", _positional="secondj", cuda="j")
 BINARY = {
     op.name: op
     for op in (plus, minus, rminus, times, div, rdiv, min, max, first, second, pair, any,
-               land, lor, lxor, eq, ne, lt, le, gt, ge, firsti, firstj, secondi, secondj)
+               land, lor, lxor, eq, ne, lt, le, gt, ge, bor, band, bxor, firsti, firstj, secondi, secondj)
 }
 BINARY["oneb"] = pair
 

@@ -6,7 +6,8 @@ A reduction may stop as soon as it reaches the terminal value: ``lor`` stops at 
 ``land`` at False, ``min`` on unsigned at 0, ``any`` at its first value. That property is
 what lets pull-mode BFS exit early.
 
-Built-ins: ``plus``, ``times``, ``min``, ``max``, ``land``, ``lor``, ``lxor``, ``any``;
+Built-ins: ``plus``, ``times``, ``min``, ``max``, ``land``, ``lor``, ``lxor``, ``any``, and the
+bitwise ``bor`` (identity 0, terminal all ones), ``band`` (all ones, 0), ``bxor`` (0) on integers;
 ``MONOID`` is the registry, ``get(name)`` the lookup.
 """
 
@@ -19,7 +20,8 @@ from ..exceptions import DomainMismatch, InvalidValue
 from . import binary as _b
 from ._base import BinaryOp, check_not_positional
 
-__all__ = ["Monoid", "plus", "times", "min", "max", "land", "lor", "lxor", "any", "MONOID", "get"]
+__all__ = ["Monoid", "plus", "times", "min", "max", "land", "lor", "lxor", "any", "bor", "band", "bxor",
+           "MONOID", "get"]
 
 
 class Monoid:
@@ -184,7 +186,15 @@ lor = Monoid(_b.lor, False, True, name="lor")
 lxor = Monoid(_b.lxor, False, None, name="lxor")
 any = Monoid(_b.any, 0, None, name="any", _any=True)
 
-MONOID = {m.name: m for m in (plus, times, min, max, land, lor, lxor, any)}
+def _all_ones(d):
+    return True if d.kind == "b" else (np.iinfo(d).max if d.kind == "u" else -1)
+
+
+bor = Monoid(_b.bor, 0, _all_ones, name="bor")
+band = Monoid(_b.band, _all_ones, 0, name="band")
+bxor = Monoid(_b.bxor, 0, None, name="bxor")
+
+MONOID = {m.name: m for m in (plus, times, min, max, land, lor, lxor, any, bor, band, bxor)}
 
 
 def get(name):

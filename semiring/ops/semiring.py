@@ -102,6 +102,11 @@ any_first = Semiring(_M.any, _B.first)
 any_second = Semiring(_M.any, _B.second)
 any_plus = Semiring(_M.any, _B.plus)
 any_times = Semiring(_M.any, _B.times)
+# Bitwise semirings (bitsets: "which colours do my neighbours use").
+bor_second = Semiring(_M.bor, _B.second)
+bor_band = Semiring(_M.bor, _B.band)
+band_bor = Semiring(_M.band, _B.bor)
+bxor_band = Semiring(_M.bxor, _B.band)
 # Positional semirings (BFS parents, "which neighbour").
 any_firsti = Semiring(_M.any, _B.firsti)
 any_firstj = Semiring(_M.any, _B.firstj)
@@ -124,6 +129,7 @@ SEMIRING = {
         max_plus, max_times, max_min, max_first, max_second, max_pair,
         lor_land, land_lor, lxor_land, lor_first, lor_second, lor_pair,
         any_pair, any_first, any_second, any_plus, any_times,
+        bor_second, bor_band, band_bor, bxor_band,
         any_firsti, any_firstj, any_secondi, any_secondj,
         min_firsti, min_firstj, min_secondi, min_secondj,
         max_firsti, max_firstj, max_secondi, max_secondj,

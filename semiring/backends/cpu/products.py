@@ -28,37 +28,39 @@ def _empty(semiring, dx, dy):
     return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=semiring.output_dtype(dx, dy))
 
 
-def mxv(A, u_present, u_dense, semiring, row_allowed=None, flip=False):
-    """``w(i) = monoid_k A(i,k) * u(k)`` for rows allowed; returns (indices, values).
+def mxv(A, u, semiring, rows=None, flip=False):
+    """``w(i) = monoid_k A(i,k) * u(k)`` (pull: a dot product per row); returns (indices, values).
 
-    ``A`` is a Matrix (CSR); ``u_present``/``u_dense`` the vector as a bitmap and dense values.
-    ``row_allowed`` (bool, nrows) restricts the rows computed (the mask). With ``flip``, ``A``
-    is the transpose of the user's matrix and this computes ``vxm`` by pull:
-    ``w(j) = monoid_k u(k) * A'(k,j)`` with the operands in the user's order.
+    ``A`` is a Matrix (CSR), ``u`` a Vector (looked up by ``u._values_at``: direct in bitmap
+    form, binary search in sparse form). ``rows`` (sorted int64) restricts the rows computed
+    (the mask); None computes all. With ``flip``, ``A`` is the transpose of the user's matrix
+    and this computes ``vxm`` by pull: ``w(j) = monoid_k u(k) * A'(k,j)``, operands in the
+    user's order.
     """
     indptr, indices, avals = A._indptr, A._indices, A._values
-    if row_allowed is None:
-        pos = np.flatnonzero(u_present[indices]) if indices.size else np.zeros(0, np.int64)
-        rows = A._row_ids()[pos]
+    if rows is None:
+        pos = np.arange(indices.shape[0], dtype=np.int64)
+        r = A._row_ids()
     else:
-        rsel = np.flatnonzero(row_allowed)
-        counts = indptr[rsel + 1] - indptr[rsel]
-        pos = ragged_arange(indptr[rsel], counts)
-        rows = np.repeat(rsel, counts)
-        hit = u_present[indices[pos]]
-        pos, rows = pos[hit], rows[hit]
+        counts = indptr[rows + 1] - indptr[rows]
+        pos = ragged_arange(indptr[rows], counts)
+        r = np.repeat(rows, counts)
+    hit, uv = u._values_at(indices[pos])
+    pos, r = pos[hit], r[hit]
     if pos.size == 0:
-        return _empty(semiring, A.dtype, u_dense.dtype)
+        return _empty(semiring, A.dtype, u.dtype)
     k = indices[pos]
     if flip:
-        z = _multiply(semiring, u_dense[k], avals[pos], np.zeros_like(k), k, rows)
+        z = _multiply(semiring, uv, avals[pos], np.zeros_like(k), k, r)
     else:
-        z = _multiply(semiring, avals[pos], u_dense[k], rows, k, np.zeros_like(k))
-    return reduce_by_key(rows, z, semiring.monoid, presorted=True)
+        z = _multiply(semiring, avals[pos], uv, r, k, np.zeros_like(k))
+    return reduce_by_key(r, z, semiring.monoid, presorted=True)
 
 
-def vxm(u_idx, u_vals, A, semiring, col_allowed=None, flip=False):
+def vxm(u_idx, u_vals, A, semiring, keep=None, flip=False):
     """``w(j) = monoid_k u(k) * A(k,j)`` by expanding the rows of the frontier (push).
+
+    ``keep(j) -> bool`` drops terms whose output position the mask does not allow.
 
     With ``flip``, ``A`` is the transpose of the user's matrix and this computes ``mxv`` by
     push: ``w(i) = monoid_k A'(i,k) * u(k)`` with the operands in the user's order.
@@ -69,8 +71,8 @@ def vxm(u_idx, u_vals, A, semiring, col_allowed=None, flip=False):
     k = np.repeat(u_idx, counts)
     x = np.repeat(u_vals, counts)
     j = indices[pos]
-    if col_allowed is not None:
-        hit = col_allowed[j]
+    if keep is not None:
+        hit = keep(j)
         pos, k, x, j = pos[hit], k[hit], x[hit], j[hit]
     if pos.size == 0:
         return _empty(semiring, u_vals.dtype, A.dtype)

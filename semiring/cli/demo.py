@@ -1,13 +1,10 @@
-"""The ``semiring`` command.
-
-``semiring demo`` runs a short tour of the algebra on a generated grid graph: breadth-first
+"""``semiring demo`` runs a short tour of the algebra on a generated grid graph: breadth-first
 search as masked ``vxm`` over ``any_pair``, Bellman-Ford shortest paths as ``min_plus``
 products, and degrees by ``reduce_rowwise``, each checked against SciPy's csgraph.
 """
 
 from __future__ import annotations
 
-import argparse
 import sys
 import time
 
@@ -101,21 +98,3 @@ def demo(side=64, seed=0, out=sys.stdout):
     print(f"  triangles (masked mxm, plus_pair): {count}, matches scipy: {good}", file=out)
     print("OK" if ok else "MISMATCH", file=out)
     return 0 if ok else 1
-
-
-def main(argv=None):
-    parser = argparse.ArgumentParser(prog="semiring", description=__doc__.split("\n\n")[0])
-    sub = parser.add_subparsers(dest="command", required=True)
-    p = sub.add_parser("demo", help="a short tour of the algebra, checked against SciPy")
-    p.add_argument("--side", type=int, default=64, help="grid side (vertices = side**2; default 64)")
-    p.add_argument("--seed", type=int, default=0)
-    args = parser.parse_args(argv)
-    if args.command == "demo":
-        if args.side < 2:
-            parser.error(f"--side must be at least 2; given {args.side}")
-        return demo(args.side, args.seed)
-    return 2
-
-
-if __name__ == "__main__":
-    sys.exit(main())
