@@ -45,7 +45,13 @@ def mxv(A, u, semiring, rows=None, flip=False):
         counts = indptr[rows + 1] - indptr[rows]
         pos = ragged_arange(indptr[rows], counts)
         r = np.repeat(rows, counts)
-    hit, uv = u._values_at(indices[pos])
+    cols = indices[pos]
+    if cols.shape[0] * 8 > u.size or u.format == "bitmap":
+        present, dense = u._bitmap()  # many lookups: index a bitmap (built once, O(size))
+        hit = present[cols]
+        uv = dense[cols[hit]]
+    else:
+        hit, uv = u._values_at(cols)  # few lookups: binary search in u's indices
     pos, r = pos[hit], r[hit]
     if pos.size == 0:
         return _empty(semiring, A.dtype, u.dtype)
