@@ -53,6 +53,11 @@ def main(argv=None):
     args = _parser().parse_args(argv)
     if hasattr(args, "device"):
         args.device = _device(args.device)
+    output = getattr(args, "output", None)
+    if output and not output.endswith((".csv", ".mtx")):
+        print(f"semiring {args.command}: --output: expected a .csv or .mtx file name; given {output!r}",
+              file=sys.stderr)
+        return 1
     try:
         if args.command == "demo":
             from .demo import demo
@@ -65,7 +70,7 @@ def main(argv=None):
         from . import run
 
         return {"bfs": run.cmd_bfs, "sssp": run.cmd_sssp, "color": run.cmd_color}[args.command](args)
-    except SemiringError as exc:
+    except (SemiringError, OSError) as exc:
         print(f"semiring {args.command}: {type(exc).__name__}: {exc}", file=sys.stderr)
         return 1
 

@@ -57,8 +57,9 @@ def _bellman_ford(A, source):
     return d
 
 
-def demo(side=64, seed=0, out=sys.stdout):
+def demo(side=64, seed=0, out=None):
     """Run the algebra tour; returns 0 if every result matched SciPy."""
+    out = sys.stdout if out is None else out
     A = _grid(side, seed)
     S = A.to_scipy()
     print(f"semiring {sr.__version__} demo: {side}x{side} grid, {A.nrows} vertices, {A.nvals} edges", file=out)

@@ -26,6 +26,8 @@ def load(spec, *, weighted=False, seed=0, device="cpu"):
         nums = [int(x) for x in rest.split(":")]
     except ValueError:
         raise InvalidValue(f"graph: expected integers in the spec ({SPECS}); given {spec!r}") from None
+    if min(nums) < 1:
+        raise InvalidValue(f"graph: expected positive integers in the spec ({SPECS}); given {spec!r}")
     w = (1, 255) if weighted else None
     if name == "kron" and 1 <= len(nums) <= 2:
         return generators.kronecker(nums[0], *nums[1:], seed=seed, weights=w, device=device)

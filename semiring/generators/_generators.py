@@ -82,6 +82,8 @@ def kronecker(scale, edge_factor=16, seed=0, *, weights=None, a=GRAPH500_A, b=GR
     edge_factor = _v.dimension(edge_factor, "edge_factor")
     if not 1 <= scale <= 40:
         raise InvalidValue(f"kronecker: expected 1 <= scale <= 40; given {scale}")
+    if edge_factor < 1:
+        raise InvalidValue(f"kronecker: expected edge_factor >= 1; given {edge_factor}")
     if not (0 < a and 0 <= b and 0 <= c and a + b + c < 1):
         raise InvalidValue(f"kronecker: expected positive a, b, c with a + b + c < 1; given {a}, {b}, {c}")
     rng = np.random.default_rng(seed)
@@ -120,6 +122,8 @@ def grid(*dims, weights=None, seed=0, device="cpu"):
     if not 1 <= len(dims) <= 3:
         raise InvalidValue(f"grid: expected 1 to 3 side lengths; given {len(dims)}")
     dims = tuple(_v.dimension(d, "grid side") for d in dims)
+    if min(dims) < 1:
+        raise InvalidValue(f"grid: expected side lengths >= 1; given {dims}")
     n = int(np.prod(dims))
     idx = np.arange(n, dtype=np.int64).reshape(dims)
     us, vs = [], []
@@ -155,7 +159,10 @@ def random_geometric(n, radius=None, seed=0, *, weights=None, device="cpu"):
     n = _v.dimension(n, "n")
     if n < 2:
         raise InvalidValue(f"random_geometric: expected n >= 2; given {n}")
-    r = 0.55 * np.sqrt(np.log(n) / n) if radius is None else float(radius)
+    try:
+        r = 0.55 * np.sqrt(np.log(n) / n) if radius is None else float(radius)
+    except (TypeError, ValueError):
+        raise InvalidValue(f"random_geometric: expected a positive number as radius; given {radius!r}") from None
     if not r > 0:
         raise InvalidValue(f"random_geometric: expected a positive radius; given {radius}")
     rng = np.random.default_rng(seed)

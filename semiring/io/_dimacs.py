@@ -45,17 +45,20 @@ def _parse(path, problem, tag, ncols):
     try:
         arr = np.array(rows, dtype=np.int64).reshape(len(rows), ncols - 1)
     except (ValueError, OverflowError):
+        lim = np.iinfo(np.int64)
         for r, lineno in zip(rows, linenos):
             try:
-                [int(x) for x in r]
+                vals = [int(x) for x in r]
             except ValueError:
                 raise bad(path, lineno, f"expected integers; given {' '.join(r)!r}") from None
+            if any(not lim.min <= v <= lim.max for v in vals):
+                raise bad(path, lineno, f"expected integers that fit int64; given {' '.join(r)!r}") from None
         raise
-    for col in (0, 1):
-        wrong = np.flatnonzero((arr[:, col] < 1) | (arr[:, col] > n))
-        if wrong.size:
-            r = wrong[0]
-            raise bad(path, linenos[r], f"expected vertices in 1..{n}; given {arr[r, col]}")
+    wrong = np.flatnonzero(((arr[:, :2] < 1) | (arr[:, :2] > n)).any(axis=1))
+    if wrong.size:
+        r = wrong[0]
+        v = arr[r, 0] if not 1 <= arr[r, 0] <= n else arr[r, 1]
+        raise bad(path, linenos[r], f"expected vertices in 1..{n}; given {v}")
     return n, m, arr
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core.matrix import Matrix
+from ..ops import binary
 from ._text import bad, open_text
 
 
@@ -19,7 +20,8 @@ def read_edgelist(path, *, base=0, n=None, symmetric=False, dtype=None, dup_op=N
     n : int, optional
         Number of vertices; defaults to the largest index + 1.
     symmetric : bool
-        Add the reverse of every edge (an undirected graph).
+        Add the reverse of every edge (an undirected graph). An edge listed in both
+        directions is then kept once (with the smaller weight, unless ``dup_op`` says otherwise).
     dtype : dtype, optional
         Weight type; defaults to bool without weights, int64 or float64 with.
     dup_op : BinaryOp, optional
@@ -47,17 +49,20 @@ def read_edgelist(path, *, base=0, n=None, symmetric=False, dtype=None, dup_op=N
         raise bad(path, None, "no edges")
     try:
         uv = np.array([r[:2] for r in rows], dtype=np.int64)
-    except ValueError:
+    except (ValueError, OverflowError):
         for r, lineno in zip(rows, linenos):
-            if not all(x.lstrip("-").isdigit() for x in r[:2]):
-                raise bad(path, lineno, f"expected integer vertex ids; given {' '.join(r)!r}") from None
+            if not all(x.lstrip("-").isdigit() and abs(int(x)) < 2**63 for x in r[:2]):
+                raise bad(path, lineno, f"expected integer vertex ids (int64); given {' '.join(r)!r}") from None
         raise
     vals = None
     if width == 3:
         w = [r[2] for r in rows]
         try:
             vals = np.array(w, dtype=np.int64)
-        except ValueError:
+        except (ValueError, OverflowError):
+            for x, lineno in zip(w, linenos):
+                if x.lstrip("+-").isdigit() and abs(int(x)) >= 2**63:
+                    raise bad(path, lineno, f"integer weight {x} does not fit int64") from None
             try:
                 vals = np.array(w, dtype=np.float64)
             except ValueError:
@@ -76,8 +81,11 @@ def read_edgelist(path, *, base=0, n=None, symmetric=False, dtype=None, dup_op=N
         raise bad(path, linenos[high[0]], f"expected vertex ids < {nv + base}; given {' '.join(rows[high[0]][:2])}")
     u, v = uv[:, 0], uv[:, 1]
     if symmetric:
-        u, v = np.concatenate([u, v]), np.concatenate([v, u])
-        vals = None if vals is None else np.concatenate([vals, vals])
+        loop = u == v  # a self-loop is its own reverse
+        u, v = np.concatenate([u, v[~loop]]), np.concatenate([v, u[~loop]])
+        vals = None if vals is None else np.concatenate([vals, vals[~loop]])
+        if dup_op is None:
+            dup_op = binary.min  # an edge listed both ways is kept once
     try:
         return Matrix.from_coo(u, v, vals, nrows=nv, ncols=nv, dtype=dtype, dup_op=dup_op)
     except Exception as exc:

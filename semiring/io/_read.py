@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import inspect
 import os
 
+from ..exceptions import InvalidValue
 from ._dimacs import read_col, read_gr
 from ._edgelist import read_edgelist
 from ._mtx import read_mtx
@@ -29,9 +31,16 @@ def read(path, **options):
     name = os.fspath(path).lower()
     stem = name[:-3] if name.endswith(".gz") else name
     if stem.endswith(".mtx"):
-        return read_mtx(path, **options)
-    if stem.endswith(".gr"):
-        return read_gr(path, **options)
-    if stem.endswith(".col"):
-        return read_col(path, **options)
-    return read_edgelist(path, **options)
+        reader = read_mtx
+    elif stem.endswith(".gr"):
+        reader = read_gr
+    elif stem.endswith(".col"):
+        reader = read_col
+    else:
+        reader = read_edgelist
+    known = set(inspect.signature(reader).parameters) - {"path"}
+    unknown = set(options) - known
+    if unknown:
+        raise InvalidValue(f"read {os.fspath(path)}: {reader.__name__} takes options {sorted(known)}; "
+                           f"given {sorted(unknown)}")
+    return reader(path, **options)
