@@ -21,11 +21,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from .. import core as _core
 from ..core.vector import Vector
 from ..exceptions import InvalidValue
 from ..ops import semiring as _semirings
-from .graph import as_graph, edges_of
+from .graph import as_graph, check_source, edges_of
 
 #: Switch push -> pull when the frontier's out-edges exceed the unexplored edges / ALPHA
 #: (Beamer et al. SC'12 and the GAP benchmark suite use 15; LAGraph uses 8).
@@ -116,8 +118,10 @@ def bfs(A, source, *, parents=False, direction="auto", max_depth=None, determini
     n = G.n
     if direction not in _DIRECTIONS:
         raise InvalidValue(f"bfs: direction must be one of {_DIRECTIONS}; given {direction!r}")
-    if max_depth is not None and (not isinstance(max_depth, int) or max_depth < 0):
+    if max_depth is not None and (isinstance(max_depth, (bool, np.bool_))
+                                  or not isinstance(max_depth, (int, np.integer)) or max_depth < 0):
         raise InvalidValue(f"bfs: max_depth must be a non-negative int or None; given {max_depth!r}")
+    source = check_source(source, n, "bfs")
     level = Vector.from_coo([source], [0], size=n, dtype="int64")
     if parents:
         s = _semirings.min_secondi if deterministic else _semirings.any_secondi

@@ -27,7 +27,8 @@ from ..core.matrix import Matrix
 from ..core.vector import Vector
 from ..exceptions import DomainMismatch, InvalidValue, NegativeCycleError
 from ..ops import binary, indexunary, monoid, semiring, unary
-from .graph import as_graph
+from .bfs import bfs
+from .graph import as_graph, check_source
 
 _METHODS = ("auto", "bellman_ford", "delta_stepping")
 
@@ -65,9 +66,14 @@ def _weights(G):
         # W = one(A) as int64: an unweighted graph has unit weights
         return _core.apply(A, unary.one).dup("int64")
     if A.dtype.kind in "iu":
-        if A.dtype == np.uint64 and A.nvals and _core.reduce_scalar(A, monoid.max) > np.iinfo(np.int64).max:
-            raise DomainMismatch("sssp: uint64 weights above 2**63-1 do not fit the int64 distances")
-        return A if A.dtype == np.int64 else A.dup("int64")
+        W = A if A.dtype == np.int64 else A.dup("int64")
+        if A.nvals:
+            top = max(abs(int(_core.reduce_scalar(A, monoid.max))), abs(int(_core.reduce_scalar(A, monoid.min))))
+            if top * max(G.n - 1, 1) >= 2**63:
+                raise DomainMismatch(
+                    f"sssp: integer weights up to {top} over paths of up to {G.n - 1} edges can overflow the "
+                    "int64 distances; give float64 weights (A.dup('float64'))")
+        return W
     W = A if A.dtype == np.float64 else A.dup("float64")
     nan = int(np.isnan(W.to_coo()[2]).sum())
     if nan:
@@ -131,15 +137,16 @@ def delta_stepping(G, W, source, delta):
     d = Vector.from_coo([source], [0], size=n, dtype=W.dtype)
     settled = Vector(n, "bool")
     rounds = 0
-    lo = 0.0
     while True:
         # pending<!settled.S> = d   (reached, not yet settled)
         pending = _core.apply(d, unary.identity, mask=~settled.S)
         if not pending.nvals:
             break
-        # lo = delta * floor(min(pending) / delta): the first non-empty bucket
-        lo = delta * np.floor(float(_core.reduce_scalar(pending, monoid.min)) / delta)
-        hi = lo + delta
+        # the first non-empty bucket: [lo, hi) with hi = delta * (floor(min(pending) / delta) + 1)
+        dmin = float(_core.reduce_scalar(pending, monoid.min))
+        hi = delta * (np.floor(dmin / delta) + 1)
+        if not hi > dmin:  # floating-point rounding put dmin at the top of the bucket below
+            hi = dmin + delta
         # bucket = pending restricted to [lo, hi)
         bucket = _core.select(pending, indexunary.valuelt, hi)
         settled_here = Vector(n, "bool")
@@ -161,7 +168,11 @@ def delta_stepping(G, W, source, delta):
 
 
 def _parents(G, W, d, source):
-    """parent(v) = min { u : d(u) + W(u, v) == d(v) }, the tight in-edges of v."""
+    """A shortest-path tree: BFS parents over the tight edges (d(u) + W(u, v) == d(v)).
+
+    With zero-weight edges the tight edges can form cycles, so "any tight predecessor" is not
+    a tree; a BFS from the source over them is (each parent is one hop nearer the source).
+    """
     n = G.n
     idx, vals = d.to_coo()
     D = Matrix.from_coo(idx, idx, vals, nrows=n, ncols=n, dtype=d.dtype)
@@ -169,13 +180,9 @@ def _parents(G, W, d, source):
     C = _core.mxm(D, W, semiring.min_plus)
     # E = C lor.eq D: E(u, v) = (d(u) + W(u, v) == d(v))
     E = _core.mxm(C, D, semiring.Semiring(monoid.lor, binary.eq))
-    # tight = rowindex(select(E, true)): tight(u, v) = u where the edge is tight
-    tight = _core.apply(_core.select(E, indexunary.valueeq, True), indexunary.rowindex)
-    # parent = reduce_columnwise(tight, min)
-    parent = _core.reduce_columnwise(tight, monoid.min)
-    # parent(source) = source
-    _core.assign(parent, source, [source])
-    return parent
+    # T = select(E, true): the tight edges
+    T = _core.select(E, indexunary.valueeq, True)
+    return bfs(T, source, parents=True, deterministic=True).parent
 
 
 def sssp(A, source, *, method="auto", delta=None, parents=False):
@@ -221,7 +228,7 @@ def sssp(A, source, *, method="auto", delta=None, parents=False):
     G = as_graph(A, "sssp")
     if method not in _METHODS:
         raise InvalidValue(f"sssp: method must be one of {_METHODS}; given {method!r}")
-    Vector.from_coo([source], size=G.n)  # IndexOutOfBound for a bad source, before any work
+    source = check_source(source, G.n, "sssp")
     W = _weights(G)
     negative = W.nvals > 0 and _min_weight(W) < 0
     if method == "auto":

@@ -289,12 +289,14 @@ def mxm(A, B, semiring, *, mask=None, accum=None, replace=False, out=None):
     _check(A.ncols == B.nrows, "mxm: inner dimensions differ")
     zd = semiring.multiply.output_dtype(A.dtype, B.dtype)
     T = RefMatrix(A.nrows, B.ncols, semiring.output_dtype(A.dtype, B.dtype))
-    for i in range(A.nrows):
-        for j in range(B.ncols):
-            terms = [binop(semiring.multiply, A.entries[(i, k)], B.entries[(k, j)], (i, k, j))
-                     for k in range(A.ncols) if (i, k) in A.entries and (k, j) in B.entries]
-            if terms:
-                T.entries[(i, j)] = cast(fold(semiring.monoid, terms, zd), T.dtype)
+    terms = {}  # (i, j) -> product terms, in increasing k
+    for (i, k) in sorted(A.entries):
+        for (k2, j) in sorted(B.entries):
+            if k2 == k:
+                terms.setdefault((i, j), []).append(
+                    binop(semiring.multiply, A.entries[(i, k)], B.entries[(k, j)], (i, k, j)))
+    for p, ts in terms.items():
+        T.entries[p] = cast(fold(semiring.monoid, ts, zd), T.dtype)
     return _finish(T, mask, accum, replace, out)
 
 

@@ -139,7 +139,21 @@ def check_sssp(A, source, distance, parent=None, *, rtol=1e-9):
         if (reached & ~ok).any():
             v = np.flatnonzero(reached & ~ok)[0]
             raise ValidationError(f"parent edge {pa[v]} -> {v} is not a tight edge of the graph")
+        _check_tree(pa, reached, source)
     return int(reached.sum())
+
+
+def _check_tree(pa, reached, source):
+    """Following parents from every reached vertex must end at the source (no cycles):
+    pointer jumping, log2(n) rounds."""
+    hop = np.where(reached, pa, -1)
+    hop[source] = source
+    for _ in range(max(1, int(np.ceil(np.log2(max(hop.size, 2))))) + 1):
+        hop = np.where(hop >= 0, hop[np.maximum(hop, 0)], -1)
+    stuck = reached & (hop != source)
+    if stuck.any():
+        v = np.flatnonzero(stuck)[0]
+        raise ValidationError(f"the parents of vertex {v} never lead back to the source (a cycle)")
 
 
 def check_coloring(A, color):

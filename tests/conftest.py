@@ -1,0 +1,35 @@
+"""Shared fixtures.
+
+``shared_data``: the real graphs in ``../shared/data`` (relative to the repository root; see
+its README.md). They are never copied into the repository. When the folder is missing the
+tests that need it fail under CI (``CI=true``), because a silently skipped published-answer
+test hides regressions, and skip with a message on a user's machine.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+#: <repository root>/../shared/data
+SHARED_DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
+
+
+def require_data_dir(path: Path = SHARED_DATA, environ=os.environ) -> Path:
+    """Return ``path`` if it is a directory; otherwise fail (CI) or skip (elsewhere)."""
+    if path.is_dir():
+        return path
+    msg = (f"the real-graph data folder is missing: expected it at {path} (../shared/data relative "
+           "to the repository root, holding small/, roads/, coloring/ and web/ as described in its "
+           "README.md: LAGraph test matrices, LDBC Graphalytics, DIMACS roads and coloring instances)")
+    if environ.get("CI") == "true":
+        pytest.fail(f"CI=true and {msg}", pytrace=False)
+    pytest.skip(msg)
+
+
+@pytest.fixture(scope="session")
+def shared_data() -> Path:
+    """Path of ``../shared/data``; fails under CI=true and skips elsewhere when it is missing."""
+    return require_data_dir()
