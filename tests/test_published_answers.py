@@ -366,3 +366,58 @@ def test_coloring_dimacs_instances(shared_data, name):
     G.add_edges_from(edges)
     k_nx = max(nx.greedy_color(G, strategy="largest_first").values()) + 1
     assert abs(counts["greedy"] - k_nx) <= 2, (counts, k_nx)
+
+
+# ---------------------------------------------------------------------------------------------
+# cnr-2000 (directed web crawl) and every LAGraph matrix: BFS and SSSP against scipy.csgraph
+# ---------------------------------------------------------------------------------------------
+
+@pytest.mark.data
+@pytest.mark.parametrize("direction", DIRECTIONS)
+def test_cnr2000_bfs_matches_scipy(shared_data, direction):
+    import scipy.sparse.csgraph as csgraph
+
+    A = sr.io.read(shared_data / "web/cnr-2000.mtx.gz")
+    assert (A.nrows, A.nvals) == (325_557, 3_216_152)
+    S = A.to_scipy()
+    G = sr.algorithms.Graph(A)
+    hub = int(np.argmax(np.diff(S.indptr)))  # a source that reaches much of the crawl
+    for s in (0, hub):
+        r = sr.algorithms.bfs(G, s, parents=True, direction=direction)
+        want = csgraph.shortest_path(S, unweighted=True, indices=s)
+        assert np.array_equal(r.level.to_dense(-1), np.where(np.isinf(want), -1, want).astype(np.int64))
+        check_bfs(A, s, r.level, r.parent)
+
+
+# every square LAGraph matrix (lp_afiro is a 27x51 LP constraint matrix, not a graph)
+LAGRAPH_MATRICES = sorted(
+    p.stem for p in (Path(__file__).resolve().parents[2] / "shared/data/small/lagraph").glob("*.mtx")
+    if p.stem != "lp_afiro"
+) or ["karate"]
+
+
+@pytest.mark.data
+@pytest.mark.parametrize("name", LAGRAPH_MATRICES)
+def test_lagraph_matrices_bfs_and_sssp_match_scipy(shared_data, name):
+    import scipy.sparse.csgraph as csgraph
+
+    A = sr.io.read(shared_data / f"small/lagraph/{name}.mtx")
+    assert A.nrows == A.ncols
+    S = A.to_scipy().astype(np.float64)
+    S.data[:] = 1.0  # the pattern: stored zeros and negative values are edges too
+    r = sr.algorithms.bfs(A, 0, parents=True)
+    want = csgraph.shortest_path(S, unweighted=True, indices=0)
+    assert np.array_equal(r.level.to_dense(-1), np.where(np.isinf(want), -1, want).astype(np.int64))
+    check_bfs(A, 0, r.level, r.parent)
+    if A.dtype.kind == "b":
+        return
+    W = A.dup("float64")
+    w = W.to_coo()[2]
+    if (w < 0).any():
+        return  # negative weights: covered by the Bellman-Ford oracle tests on generated graphs
+    if (w == 0).any():
+        return  # scipy's dijkstra treats stored zeros as absent edges; zero weights are tested elsewhere
+    want = csgraph.dijkstra(W.to_scipy(), indices=0)
+    d = sr.algorithms.sssp(W, 0).distance
+    np.testing.assert_allclose(d.to_dense(np.inf), want, rtol=1e-12)
+    check_sssp(W, 0, d)
