@@ -842,7 +842,7 @@ def test_bad_sizes_and_devices():
         sr.Vector(2.0)
     with raises(InvalidValue, r"Matrix nrows: expected a non-negative integer; given True"):
         sr.Matrix(True, 2)
-    with raises(InvalidValue, r"device: expected 'cpu' or 'gpu'; given 'tpu'"):
+    with raises(InvalidValue, r"device: expected 'cpu', 'gpu' or 'auto'; given 'tpu'"):
         sr.Vector(2, device="tpu")
 
 

@@ -7,19 +7,31 @@ import numpy as np
 from .. import dtypes as _dt
 from ..exceptions import DimensionMismatch, DomainMismatch, IndexOutOfBound, InvalidValue
 
-DEVICES = ("cpu", "gpu")
+DEVICES = ("cpu", "gpu", "auto")
 
 
 def device(dev):
+    """Resolve a device name: "cpu", "gpu" (loads CuPy, BackendUnavailable if it cannot) or
+    "auto" (the GPU when CuPy finds one, else the CPU)."""
     if dev not in DEVICES:
-        raise InvalidValue(f"device: expected 'cpu' or 'gpu'; given {dev!r}")
-    if dev == "gpu":
-        from ..exceptions import BackendUnavailable
+        raise InvalidValue(f"device: expected 'cpu', 'gpu' or 'auto'; given {dev!r}")
+    if dev == "cpu":
+        return dev
+    from ..backends import gpu
 
-        raise BackendUnavailable(
-            "device='gpu': the GPU backend is not available in this version of semiring; use device='cpu'"
-        )
+    if dev == "auto":
+        return "gpu" if gpu.available() else "cpu"
+    gpu.load()
     return dev
+
+
+def xp_for(dev):
+    """The array module of a resolved device."""
+    if dev == "gpu":
+        from ..backends import gpu
+
+        return gpu.load()
+    return np
 
 
 def dimension(n, what):

@@ -136,10 +136,7 @@ def write(out, tk, tv, shape, mask, accum, replace, positions=None):
 def _new(shape, dtype, keys, vals):
     if len(shape) == 1:
         return Vector._from_parts(shape[0], dtype, keys, vals)
-    out = Matrix._from_csr(shape[0], shape[1], dtype, np.zeros(shape[0] + 1, np.int64),
-                           np.zeros(0, np.int64), np.zeros(0, dtype))
-    out._assign_keys(keys, vals)
-    return out
+    return Matrix._from_csr(shape[0], shape[1], dtype, *Matrix._csr_parts(keys, vals, shape[0], shape[1]))
 
 
 def _store(out, keys, vals):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..backends._xp import xp_of
 from ..backends.cpu import sparse as _sp
 from ..exceptions import InvalidValue
 from ..ops._base import IndexUnaryOp, UnaryOp
@@ -17,7 +18,7 @@ def _indices(x):
     if isinstance(x, Matrix):
         return x._row_ids(), x._indices
     k, _ = x._keys()
-    return k, np.zeros_like(k)
+    return k, k * 0
 
 
 def ewise_add(x, y, op, *, mask=None, accum=None, replace=False, out=None):
@@ -133,7 +134,7 @@ def apply(x, op, *, left=None, right=None, thunk=None, mask=None, accum=None, re
             raise InvalidValue(f"{what}: a BinaryOp needs exactly one bound scalar, left= or right=; "
                                f"given left={left!r}, right={right!r}")
         s = _args.bound_scalar(left if left is not None else right, x.dtype, f"{what} scalar")
-        sv = np.full(vals.shape[0], s, dtype=np.asarray(s).dtype)
+        sv = xp_of(vals).full(vals.shape[0], s, dtype=np.asarray(s).dtype)
         tv = f.eval(sv, vals) if left is not None else f.eval(vals, sv)
     return _write.write(out, keys, tv, x.shape, mask, accum, replace)
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtypes as _dt
+from ..backends._xp import repeat, xp_of
 from ..backends.cpu import sparse as _sp
 from ..exceptions import DimensionMismatch, InvalidValue
 from . import _args, _write
@@ -60,20 +61,25 @@ class _Region:
             self.I = None if indices is None else _args.index_list(indices, out.size, f"{what} indices")
             self.rset = _index_set(indices, out.size, f"{what} indices")
         self.n = out.nrows if self.matrix else out.size
+        xp = xp_of(out._keys()[0])
+        self.xp = xp
+        for name in ("I", "J", "rset", "cset"):
+            if getattr(self, name, None) is not None:
+                setattr(self, name, xp.asarray(getattr(self, name)))
 
     def contains(self, keys):
         if not self.matrix:
-            return np.ones(keys.shape[0], bool) if self.rset is None else _sp.member(self.rset, keys)
-        rows, cols = np.divmod(keys, max(self.ncols, 1))
-        hit = np.ones(keys.shape[0], bool) if self.rset is None else _sp.member(self.rset, rows)
+            return self.xp.ones(keys.shape[0], bool) if self.rset is None else _sp.member(self.rset, keys)
+        rows, cols = keys // max(self.ncols, 1), keys % max(self.ncols, 1)
+        hit = self.xp.ones(keys.shape[0], bool) if self.rset is None else _sp.member(self.rset, rows)
         return hit if self.cset is None else hit & _sp.member(self.cset, cols)
 
     def keys(self):
         """Every position of the region, sorted."""
         if not self.matrix:
-            return np.arange(self.n, dtype=np.int64) if self.rset is None else self.rset
-        rows = np.arange(self.n, dtype=np.int64) if self.rset is None else self.rset
-        cols = np.arange(self.ncols, dtype=np.int64) if self.cset is None else self.cset
+            return self.xp.arange(self.n, dtype=np.int64) if self.rset is None else self.rset
+        rows = self.xp.arange(self.n, dtype=np.int64) if self.rset is None else self.rset
+        cols = self.xp.arange(self.ncols, dtype=np.int64) if self.cset is None else self.cset
         return (rows[:, None] * self.ncols + cols[None, :]).ravel()
 
     def map_u(self, u, what):
@@ -141,11 +147,11 @@ def assign(out, u, indices=None, *, mask=None, accum=None, replace=False):
         # Only the region (within the mask) can change: the write step touches it alone.
         positions = region.keys() if mask is None else _restrict(mask.true_keys(), region)
         if scalar is not None:
-            mk, mv = positions, np.full(positions.size, scalar, dtype=np.asarray(scalar).dtype)
+            mk, mv = positions, region.xp.full(positions.size, scalar, dtype=np.asarray(scalar).dtype)
         return _write.write(out, mk, mv, out.shape, mask, accum, replace, positions=positions)
     if scalar is not None:
         mk = region.keys()
-        mv = np.full(mk.size, scalar, dtype=np.asarray(scalar).dtype)
+        mv = region.xp.full(mk.size, scalar, dtype=np.asarray(scalar).dtype)
     ck, cv = out._keys()
     in_region = region.contains(ck)
     if accum is None:
@@ -195,8 +201,9 @@ def extract(x, rows=None, cols=None, *, mask=None, accum=None, replace=False, ou
         shape = (I.size,)
         mask, accum = _write.prepare(out, shape, mask, accum, replace, what)
         present, dense = x._bitmap()
+        I = xp_of(present).asarray(I)
         hit = present[I]
-        tk = np.flatnonzero(hit)
+        tk = xp_of(present).flatnonzero(hit)
         tv = dense[I[hit]]
         return _write.write(out, tk, tv, shape, mask, accum, replace)
     row_scalar = isinstance(rows, (int, np.integer)) and not isinstance(rows, bool)
@@ -211,15 +218,17 @@ def extract(x, rows=None, cols=None, *, mask=None, accum=None, replace=False, ou
     J = _args.index_list(cols, x.ncols, f"{what} cols")
     shape = (J.size,) if row_scalar else (I.size, J.size)
     mask, accum = _write.prepare(out, shape, mask, accum, replace, what)
+    xp = xp_of(x._indptr)
+    I, J = xp.asarray(I), xp.asarray(J)
     counts = x._indptr[I + 1] - x._indptr[I]
     pos = _sp.ragged_arange(x._indptr[I], counts)
-    s = np.repeat(np.arange(I.size, dtype=np.int64), counts)
-    jorder = np.argsort(J, kind="stable")
+    s = repeat(xp.arange(I.size, dtype=np.int64), counts)
+    jorder = xp.argsort(J, kind="stable") if xp is np else xp.argsort(J)
     jsorted = J[jorder]
     c = x._indices[pos]
-    lo = np.searchsorted(jsorted, c, side="left")
-    cnt = np.searchsorted(jsorted, c, side="right") - lo
+    lo = xp.searchsorted(jsorted, c, side="left")
+    cnt = xp.searchsorted(jsorted, c, side="right") - lo
     t = jorder[_sp.ragged_arange(lo, cnt)]
-    keys = np.repeat(s, cnt) * J.size + t
-    tk, tv = _sp.sort_by_key(keys, np.repeat(x._values[pos], cnt))
+    keys = repeat(s, cnt) * J.size + t
+    tk, tv = _sp.sort_by_key(keys, repeat(x._values[pos], cnt))
     return _write.write(out, tk, tv, shape, mask, accum, replace)

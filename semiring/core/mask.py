@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtypes as _dt
+from ..backends._xp import xp_of
 from ..backends.cpu.sparse import member
 
 
@@ -89,12 +90,14 @@ class Mask:
             self.check()
             table = present if self.structural else present & (dense != 0)
             return ~table if self.complement else table.copy()
-        present = np.zeros(self.parent.size, dtype=bool)
-        present[self.true_keys()] = True
+        keys = self.true_keys()
+        present = xp_of(keys).zeros(self.parent.size, dtype=bool)
+        present[keys] = True
         return ~present if self.complement else present
 
     def allowed_rows(self):
         """For a Matrix mask that is not complemented: bool array of rows with an allowed entry."""
-        rows = np.zeros(self.parent.nrows, dtype=bool)
-        rows[self.true_keys() // max(self.parent.ncols, 1)] = True
+        keys = self.true_keys()
+        rows = xp_of(keys).zeros(self.parent.nrows, dtype=bool)
+        rows[keys // max(self.parent.ncols, 1)] = True
         return rows

@@ -7,6 +7,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from .. import dtypes as _dt
+from ..backends._xp import asnumpy, repeat, xp_of
 from ..exceptions import InvalidValue
 from . import _validate as _v
 from .mask import Mask
@@ -51,7 +52,8 @@ class Matrix:
         self._dtype = _dt.lookup(dtype, "Matrix dtype")
         self._device = _v.device(device)
         self._readonly = False
-        self._set_csr(np.zeros(self._nrows + 1, np.int64), np.zeros(0, np.int64), np.zeros(0, self._dtype))
+        xp = _v.xp_for(self._device)
+        self._set_csr(xp.zeros(self._nrows + 1, np.int64), xp.zeros(0, np.int64), xp.zeros(0, self._dtype))
 
     # -- construction -------------------------------------------------------------------
     @classmethod
@@ -82,7 +84,7 @@ class Matrix:
         DomainMismatch
             Unsupported dtype.
         """
-        out = cls(nrows, ncols, "bool", device=device)
+        out = cls(nrows, ncols, "bool")
         r = _v.index_array(rows, out._nrows, "Matrix.from_coo rows")
         c = _v.index_array(cols, out._ncols, "Matrix.from_coo cols")
         if r.shape != c.shape:
@@ -93,7 +95,7 @@ class Matrix:
                             lambda key: f"(row {key // ncols_}, col {key % ncols_})")
         out._dtype = vals.dtype
         out._assign_keys(keys, vals)
-        return out
+        return out.to(device)
 
     @classmethod
     def from_scipy(cls, S, *, dtype=None, device="cpu", dup_op=None):
@@ -110,10 +112,10 @@ class Matrix:
             raise InvalidValue(f"Matrix.from_scipy: expected a scipy.sparse array or matrix; given {type(S).__name__}")
         d = _dt.lookup(S.dtype if dtype is None else dtype, "Matrix.from_scipy dtype")
         if S.format == "csr" and S.has_canonical_format:
-            out = cls(*S.shape, d, device=device)
+            out = cls(*S.shape, d)
             vals = _dt.cast(np.asarray(S.data), d, "Matrix.from_scipy values")
             out._set_csr(S.indptr.astype(np.int64), S.indices.astype(np.int64), vals.copy() if vals is S.data else vals)
-            return out
+            return out.to(device)
         C = S.tocoo()
         return cls.from_coo(C.row, C.col, np.asarray(C.data), nrows=S.shape[0], ncols=S.shape[1],
                             dtype=d, device=device, dup_op=dup_op)
@@ -121,20 +123,21 @@ class Matrix:
     @classmethod
     def from_dense(cls, array, *, missing=None, dtype=None, device="cpu"):
         """Build from a 2-d array; every position is present except those equal to ``missing``."""
-        arr = np.asarray(array)
+        arr = asnumpy(array)
         if arr.ndim != 2:
             raise InvalidValue(f"Matrix.from_dense: expected a 2-d array; given shape {arr.shape}")
         d = _dt.lookup(arr.dtype if dtype is None else dtype, "Matrix.from_dense dtype")
         arr = _dt.cast(arr, d, "Matrix.from_dense values")
         r, c = np.nonzero(_not_missing(arr, missing))
-        out = cls(arr.shape[0], arr.shape[1], d, device=device)
+        out = cls(arr.shape[0], arr.shape[1], d)
         out._assign_keys(r.astype(np.int64) * arr.shape[1] + c, arr[r, c].copy())
-        return out
+        return out.to(device)
 
     @classmethod
     def _from_csr(cls, nrows, ncols, dtype, indptr, indices, values):
         out = cls.__new__(cls)
-        out._nrows, out._ncols, out._dtype, out._device = nrows, ncols, np.dtype(dtype), "cpu"
+        out._nrows, out._ncols, out._dtype = nrows, ncols, np.dtype(dtype)
+        out._device = "cpu" if xp_of(indptr) is np else "gpu"
         out._readonly = False
         out._set_csr(indptr, indices, values)
         return out
@@ -149,7 +152,8 @@ class Matrix:
     def _row_ids(self):
         """Row index of every stored entry (cached)."""
         if self._rows is None:
-            self._rows = np.repeat(np.arange(self._nrows, dtype=np.int64), np.diff(self._indptr))
+            xp = xp_of(self._indptr)
+            self._rows = repeat(xp.arange(self._nrows, dtype=np.int64), xp.diff(self._indptr))
         return self._rows
 
     def _keys(self):
@@ -166,7 +170,7 @@ class Matrix:
 
         ck, cv = self._keys()
         hit = member(ck, keys)
-        return hit, cv[np.searchsorted(ck, keys[hit])]
+        return hit, cv[xp_of(ck).searchsorted(ck, keys[hit])]
 
     def _apply_delta(self, positions, zk, zv):
         """Positions ``positions`` (sorted keys) take entries (zk, zv); others are unchanged."""
@@ -176,15 +180,18 @@ class Matrix:
         keep = ~member(positions, ck)
         self._assign_keys(*merge_disjoint(ck[keep], cv[keep], zk, zv))
 
+    @staticmethod
+    def _csr_parts(keys, vals, nrows, ncols):
+        """(indptr, indices, values) of sorted row-major keys of an nrows x ncols matrix."""
+        xp = xp_of(keys)
+        rows, cols = (keys // ncols, keys % ncols) if ncols else (keys, keys)
+        indptr = xp.zeros(nrows + 1, dtype=np.int64)
+        indptr[1:] = xp.cumsum(xp.bincount(rows, minlength=nrows))
+        return indptr, cols.astype(np.int64, copy=False), vals
+
     def _assign_keys(self, keys, vals):
         """Replace the content from sorted unique row-major keys."""
-        if self._ncols:
-            rows, cols = np.divmod(keys, self._ncols)
-        else:
-            rows = cols = keys
-        indptr = np.zeros(self._nrows + 1, dtype=np.int64)
-        np.cumsum(np.bincount(rows, minlength=self._nrows), out=indptr[1:])
-        self._set_csr(indptr, cols.astype(np.int64, copy=False), vals)
+        self._set_csr(*self._csr_parts(keys, vals, self._nrows, self._ncols))
 
     # -- properties ---------------------------------------------------------------------
     @property
@@ -240,9 +247,16 @@ class Matrix:
         ``sr.transpose(A)`` for a writable copy), and after A is written, ``A.T`` gives a new
         transpose while a previously taken one keeps the old content."""
         if self._T is None:
-            S = sp.csr_array((self._values, self._indices, self._indptr), shape=self.shape).tocsc()
-            T = Matrix._from_csr(self._ncols, self._nrows, self._dtype, S.indptr.astype(np.int64),
-                                 S.indices.astype(np.int64), np.asarray(S.data))
+            if self._device == "cpu":
+                S = sp.csr_array((self._values, self._indices, self._indptr), shape=self.shape).tocsc()
+                T = Matrix._from_csr(self._ncols, self._nrows, self._dtype, S.indptr.astype(np.int64),
+                                     S.indices.astype(np.int64), np.asarray(S.data))
+            else:  # sort the entries by (column, row): keys of the transpose
+                from ..backends.cpu.sparse import sort_by_key
+
+                keys, vals = sort_by_key(self._indices * self._nrows + self._row_ids(), self._values)
+                T = Matrix._from_csr(self._ncols, self._nrows, self._dtype, *self._csr_parts(keys, vals, self._ncols,
+                                                                                                self._nrows))
             T._readonly = True
             self._T = T
         return self._T
@@ -255,8 +269,8 @@ class Matrix:
     def to_scipy(self):
         """A scipy.sparse.csr_array with the same entries (explicit zeros kept) and dtype."""
         idx_dtype = np.int32 if max(self.shape + (self.nvals,)) < 2**31 else np.int64
-        return sp.csr_array((self._values.copy(), self._indices.astype(idx_dtype), self._indptr.astype(idx_dtype)),
-                            shape=self.shape)
+        return sp.csr_array((asnumpy(self._values).copy(), asnumpy(self._indices).astype(idx_dtype),
+                             asnumpy(self._indptr).astype(idx_dtype)), shape=self.shape)
 
     def to_dense(self, fill_value=None):
         """Dense 2-d array; absent positions take ``fill_value`` (InvalidValue if None and any is absent)."""
@@ -265,16 +279,23 @@ class Matrix:
                 raise InvalidValue(
                     f"Matrix.to_dense: {self.size - self.nvals} of {self.size} positions are absent; give fill_value"
                 )
-            out = np.zeros(self.shape, dtype=self._dtype)
+            out = xp_of(self._values).zeros(self.shape, dtype=self._dtype)
         else:
-            out = np.full(self.shape, fill_value, dtype=np.result_type(self._dtype, fill_value))
+            out = xp_of(self._values).full(self.shape, fill_value, dtype=np.result_type(self._dtype, fill_value))
         out[self._row_ids(), self._indices] = self._values
         return out
 
     def to(self, device):
-        """Return this matrix on ``device`` (itself if already there)."""
-        _v.device(device)
-        return self
+        """This matrix on ``device`` ("cpu", "gpu" or "auto"): itself if already there, else a copy.
+
+        Raises BackendUnavailable for "gpu" without a usable GPU."""
+        device = _v.device(device)
+        if device == self._device:
+            return self
+        xp = _v.xp_for(device)
+        move = (lambda a: xp.asarray(a)) if device == "gpu" else asnumpy
+        return Matrix._from_csr(self._nrows, self._ncols, self._dtype, move(self._indptr), move(self._indices),
+                                move(self._values))
 
     def dup(self, dtype=None):
         """A writable copy, optionally cast to ``dtype``."""
@@ -286,9 +307,10 @@ class Matrix:
         """The value at (row, col), or ``default`` if absent."""
         (i,) = _v.index_array([row], self._nrows, "Matrix.get row")
         (j,) = _v.index_array([col], self._ncols, "Matrix.get col")
-        lo, hi = self._indptr[i], self._indptr[i + 1]
-        pos = lo + np.searchsorted(self._indices[lo:hi], j)
-        return self._values[pos] if pos < hi and self._indices[pos] == j else default
+        lo, hi = int(self._indptr[i]), int(self._indptr[i + 1])
+        cols = asnumpy(self._indices[lo:hi])
+        pos = int(np.searchsorted(cols, j))
+        return asnumpy(self._values[lo + pos:lo + pos + 1])[0] if pos < hi - lo and cols[pos] == j else default
 
     def isequal(self, other, *, check_dtype=False):
         """Same shape, same stored positions and equal values (NaN equals NaN)."""
@@ -296,8 +318,9 @@ class Matrix:
             raise InvalidValue(f"isequal: expected a Matrix; given {type(other).__name__}")
         if self.shape != other.shape or (check_dtype and self._dtype != other._dtype):
             return False
-        return (np.array_equal(self._indptr, other._indptr) and np.array_equal(self._indices, other._indices)
-                and np.array_equal(self._values, other._values, equal_nan=self._values.dtype.kind == "f"))
+        a, b = (tuple(asnumpy(t) for t in (m._indptr, m._indices, m._values)) for m in (self, other))
+        return (np.array_equal(a[0], b[0]) and np.array_equal(a[1], b[1])
+                and np.array_equal(a[2], b[2], equal_nan=a[2].dtype.kind == "f"))
 
     def __repr__(self):
         return f"<Matrix {self._nrows}x{self._ncols} nvals={self.nvals} dtype={self._dtype.name} {self._device}>"

@@ -3,8 +3,7 @@
 
 from __future__ import annotations
 
-import numpy as np
-
+from ..backends._xp import xp_of
 from ..backends.cpu import products as _k
 from ..exceptions import DimensionMismatch, InvalidValue
 from . import _args, _write
@@ -46,7 +45,8 @@ def _rows(mask):
     if mask is None:
         return None
     if mask.complement:
-        return np.flatnonzero(mask.allows_dense())
+        allowed = mask.allows_dense()
+        return xp_of(allowed).flatnonzero(allowed)
     return mask.true_keys()
 
 

@@ -5,13 +5,15 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..backends._xp import xp_of
 from ..ops.monoid import Monoid, reduce_runs
 from . import _args, _write
 from .matrix import Matrix
 
 
 def _reduce_rows(A, op, what):
-    nonempty = np.flatnonzero(np.diff(A._indptr))
+    xp = xp_of(A._indptr)
+    nonempty = xp.flatnonzero(xp.diff(A._indptr))
     starts = A._indptr[nonempty]
     if isinstance(op, Monoid):
         return nonempty, op.reduce_segments(A._values, starts)

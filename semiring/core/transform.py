@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..backends._xp import repeat, xp_of
 from ..backends.cpu import sparse as _sp
 from . import _args, _write
 from .matrix import Matrix
@@ -58,7 +59,7 @@ def kronecker(A, B, op, *, mask=None, accum=None, replace=False, out=None):
     bi, bj, bv = B._row_ids(), B._indices, B._values
     rows = (ai[:, None] * B.nrows + bi[None, :]).ravel()
     cols = (aj[:, None] * B.ncols + bj[None, :]).ravel()
-    x = np.repeat(av, bv.size)
-    y = np.tile(bv, av.size)
+    x = repeat(av, xp_of(av).full(av.size, bv.size, dtype=np.int64))
+    y = xp_of(bv).tile(bv, av.size)
     tk, tv = _sp.sort_by_key(rows * shape[1] + cols, f.eval(x, y))
     return _write.write(out, tk, tv, shape, mask, accum, replace)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtypes as _dt
+from ..backends._xp import asnumpy, xp_of
 from ..exceptions import DimensionMismatch, InvalidValue
 from . import _validate as _v
 from .mask import Mask
@@ -50,7 +51,8 @@ class Vector:
         self._size = _v.dimension(size, "Vector size")
         self._dtype = _dt.lookup(dtype, "Vector dtype")
         self._device = _v.device(device)
-        self._set(np.zeros(0, np.int64), np.zeros(0, self._dtype))
+        xp = _v.xp_for(self._device)
+        self._set(xp.zeros(0, np.int64), xp.zeros(0, self._dtype))
 
     # -- construction -------------------------------------------------------------------
     @classmethod
@@ -85,9 +87,9 @@ class Vector:
         idx = _v.index_array(indices, size, "Vector.from_coo indices")
         vals = _v.values_array(values, idx.shape[0], dtype, "Vector.from_coo values")
         idx, vals = _build(idx, vals, dup_op, lambda key: f"index {key}")
-        out = cls(size, vals.dtype, device=device)
+        out = cls(size, vals.dtype)
         out._set(idx, vals)
-        return out
+        return out.to(device)
 
     @classmethod
     def from_dense(cls, array, *, missing=None, dtype=None, device="cpu"):
@@ -100,21 +102,22 @@ class Vector:
         DomainMismatch
             Unsupported dtype.
         """
-        arr = np.asarray(array)
+        arr = asnumpy(array)
         if arr.ndim != 1:
             raise InvalidValue(f"Vector.from_dense: expected a 1-d array; given shape {arr.shape}")
         d = _dt.lookup(arr.dtype if dtype is None else dtype, "Vector.from_dense dtype")
         arr = _dt.cast(arr, d, "Vector.from_dense values")
         present = _not_missing(arr, missing)
         idx = np.flatnonzero(present)
-        out = cls(arr.shape[0], d, device=device)
+        out = cls(arr.shape[0], d)
         out._set(idx, arr[idx].copy())
-        return out
+        return out.to(device)
 
     @classmethod
     def _from_parts(cls, size, dtype, idx, vals):
         out = cls.__new__(cls)
-        out._size, out._dtype, out._device = size, np.dtype(dtype), "cpu"
+        out._size, out._dtype = size, np.dtype(dtype)
+        out._device = "cpu" if xp_of(idx) is np else "gpu"
         out._set(idx, vals)
         return out
 
@@ -132,7 +135,7 @@ class Vector:
     def _keys(self):
         """(sorted int64 indices, values); cached in bitmap form."""
         if self._idx is None:
-            self._idx = np.flatnonzero(self._present)
+            self._idx = xp_of(self._present).flatnonzero(self._present)
             self._vals = self._dense[self._idx]
         return self._idx, self._vals
 
@@ -140,9 +143,10 @@ class Vector:
         """(bool presence array, dense values array; 0 where absent); cached in sparse form.
         Read-only for callers: a bitmap vector updates them in place (``_apply_delta``)."""
         if self._present is None:
-            self._present = np.zeros(self._size, dtype=bool)
+            xp = xp_of(self._idx)
+            self._present = xp.zeros(self._size, dtype=bool)
             self._present[self._idx] = True
-            self._dense = np.zeros(self._size, dtype=self._dtype)
+            self._dense = xp.zeros(self._size, dtype=self._dtype)
             self._dense[self._idx] = self._vals
         return self._present, self._dense
 
@@ -159,9 +163,10 @@ class Vector:
         if self._fmt == "bitmap":
             hit = self._present[keys]
             return hit, self._dense[keys[hit]]
+        xp = xp_of(keys)
         if self._idx.shape[0] == 0:
-            return np.zeros(keys.shape[0], bool), self._vals[:0]
-        pos = np.minimum(np.searchsorted(self._idx, keys), self._idx.shape[0] - 1)
+            return xp.zeros(keys.shape[0], bool), self._vals[:0]
+        pos = xp.minimum(xp.searchsorted(self._idx, keys), self._idx.shape[0] - 1)
         hit = self._idx[pos] == keys
         return hit, self._vals[pos[hit]]
 
@@ -242,14 +247,21 @@ class Vector:
                     "give fill_value"
                 )
             return dense.copy()
-        out = np.full(self._size, fill_value, dtype=np.result_type(self._dtype, fill_value))
+        out = xp_of(dense).full(self._size, fill_value, dtype=np.result_type(self._dtype, fill_value))
         out[present] = dense[present]
         return out
 
     def to(self, device):
-        """Return this vector on ``device`` (itself if already there)."""
-        _v.device(device)
-        return self
+        """This vector on ``device`` ("cpu", "gpu" or "auto"): itself if already there, else a copy.
+
+        Raises BackendUnavailable for "gpu" without a usable GPU."""
+        device = _v.device(device)
+        if device == self._device:
+            return self
+        idx, vals = self._keys()
+        xp = _v.xp_for(device)
+        move = (lambda a: xp.asarray(a)) if device == "gpu" else asnumpy
+        return Vector._from_parts(self._size, self._dtype, move(idx), move(vals))
 
     def dup(self, dtype=None):
         """A copy, optionally cast to ``dtype``."""
@@ -260,8 +272,8 @@ class Vector:
     def get(self, index, default=None):
         """The value at ``index`` or ``default`` if absent."""
         (i,) = _v.index_array([index], self._size, "Vector.get index")
-        hit, vals = self._values_at(np.array([i]))
-        return vals[0] if hit[0] else default
+        hit, vals = self._values_at(_v.xp_for(self._device).asarray([i]))
+        return asnumpy(vals)[0] if bool(hit[0]) else default
 
     def isequal(self, other, *, check_dtype=False):
         """Same size, same present positions and equal values (NaN equals NaN)."""
@@ -269,8 +281,8 @@ class Vector:
             raise InvalidValue(f"isequal: expected a Vector; given {type(other).__name__}")
         if self._size != other._size or (check_dtype and self._dtype != other._dtype):
             return False
-        a, av = self._keys()
-        b, bv = other._keys()
+        a, av = (asnumpy(t) for t in self._keys())
+        b, bv = (asnumpy(t) for t in other._keys())
         return np.array_equal(a, b) and np.array_equal(av, bv, equal_nan=av.dtype.kind == "f")
 
     def __len__(self):

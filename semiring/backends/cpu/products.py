@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._xp import repeat, xp_of
 from .sparse import ragged_arange, reduce_by_key
 
 #: Product terms expanded at once in mxm; rows are processed in chunks below this.
@@ -24,8 +25,8 @@ def _multiply(semiring, x, y, i, k, j):
     return semiring.multiply.eval(x, y, (i, k, j) if semiring.multiply.positional else None)
 
 
-def _empty(semiring, dx, dy):
-    return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=semiring.output_dtype(dx, dy))
+def _empty(xp, semiring, dx, dy):
+    return xp.zeros(0, dtype=np.int64), xp.zeros(0, dtype=semiring.output_dtype(dx, dy))
 
 
 def mxv(A, u, semiring, rows=None, flip=False):
@@ -38,13 +39,14 @@ def mxv(A, u, semiring, rows=None, flip=False):
     user's order.
     """
     indptr, indices, avals = A._indptr, A._indices, A._values
+    xp = xp_of(indices)
     if rows is None:
-        pos = np.arange(indices.shape[0], dtype=np.int64)
+        pos = xp.arange(indices.shape[0], dtype=np.int64)
         r = A._row_ids()
     else:
         counts = indptr[rows + 1] - indptr[rows]
         pos = ragged_arange(indptr[rows], counts)
-        r = np.repeat(rows, counts)
+        r = repeat(rows, counts)
     cols = indices[pos]
     if cols.shape[0] * 8 > u.size or u.format == "bitmap":
         present, dense = u._bitmap()  # many lookups: index a bitmap (built once, O(size))
@@ -54,12 +56,12 @@ def mxv(A, u, semiring, rows=None, flip=False):
         hit, uv = u._values_at(cols)  # few lookups: binary search in u's indices
     pos, r = pos[hit], r[hit]
     if pos.size == 0:
-        return _empty(semiring, A.dtype, u.dtype)
+        return _empty(xp, semiring, A.dtype, u.dtype)
     k = indices[pos]
     if flip:
-        z = _multiply(semiring, uv, avals[pos], np.zeros_like(k), k, r)
+        z = _multiply(semiring, uv, avals[pos], xp.zeros_like(k), k, r)
     else:
-        z = _multiply(semiring, avals[pos], uv, r, k, np.zeros_like(k))
+        z = _multiply(semiring, avals[pos], uv, r, k, xp.zeros_like(k))
     return reduce_by_key(r, z, semiring.monoid, presorted=True)
 
 
@@ -72,20 +74,21 @@ def vxm(u_idx, u_vals, A, semiring, keep=None, flip=False):
     push: ``w(i) = monoid_k A'(i,k) * u(k)`` with the operands in the user's order.
     """
     indptr, indices, avals = A._indptr, A._indices, A._values
+    xp = xp_of(indices)
     counts = indptr[u_idx + 1] - indptr[u_idx]
     pos = ragged_arange(indptr[u_idx], counts)
-    k = np.repeat(u_idx, counts)
-    x = np.repeat(u_vals, counts)
+    k = repeat(u_idx, counts)
+    x = repeat(u_vals, counts)
     j = indices[pos]
     if keep is not None:
         hit = keep(j)
         pos, k, x, j = pos[hit], k[hit], x[hit], j[hit]
     if pos.size == 0:
-        return _empty(semiring, u_vals.dtype, A.dtype)
+        return _empty(xp, semiring, u_vals.dtype, A.dtype)
     if flip:
-        z = _multiply(semiring, avals[pos], x, j, k, np.zeros_like(k))
+        z = _multiply(semiring, avals[pos], x, j, k, xp.zeros_like(k))
     else:
-        z = _multiply(semiring, x, avals[pos], np.zeros_like(k), k, j)
+        z = _multiply(semiring, x, avals[pos], xp.zeros_like(k), k, j)
     return reduce_by_key(j, z, semiring.monoid, presorted=False)
 
 
@@ -96,26 +99,27 @@ def mxm(A, B, semiring, keep=None, row_allowed=None):
     ``row_allowed`` skips whole rows of A.
     """
     n = B.ncols
-    degB = np.diff(B._indptr)
+    xp = xp_of(B._indptr)
+    degB = xp.diff(B._indptr)
     a_rows = A._row_ids()
     terms = degB[A._indices]
-    rows = np.arange(A.nrows) if row_allowed is None else np.flatnonzero(row_allowed)
-    csum_terms = np.concatenate([[0], np.cumsum(terms)])
+    rows = xp.arange(A.nrows) if row_allowed is None else xp.flatnonzero(row_allowed)
+    csum_terms = xp.concatenate([xp.zeros(1, dtype=terms.dtype), xp.cumsum(terms)])
     row_terms = (csum_terms[A._indptr[1:]] - csum_terms[A._indptr[:-1]])[rows]
     out_k, out_v = [], []
     start = 0
     while start < rows.size:
-        csum = np.cumsum(row_terms[start:])
-        stop = start + max(1, int(np.searchsorted(csum, MXM_CHUNK_TERMS, side="right")))
+        csum = xp.cumsum(row_terms[start:])
+        stop = start + max(1, int(xp.searchsorted(csum, xp.asarray(MXM_CHUNK_TERMS, dtype=csum.dtype), side="right")))
         chunk = rows[start:stop]
         start = stop
         a_pos = ragged_arange(A._indptr[chunk], A._indptr[chunk + 1] - A._indptr[chunk])
         kk = A._indices[a_pos]
         cnt = degB[kk]
         b_pos = ragged_arange(B._indptr[kk], cnt)
-        i = np.repeat(a_rows[a_pos], cnt)
-        k = np.repeat(kk, cnt)
-        x = np.repeat(A._values[a_pos], cnt)
+        i = repeat(a_rows[a_pos], cnt)
+        k = repeat(kk, cnt)
+        x = repeat(A._values[a_pos], cnt)
         j = B._indices[b_pos]
         keys = i * n + j
         if keep is not None:
@@ -128,5 +132,5 @@ def mxm(A, B, semiring, keep=None, row_allowed=None):
         out_k.append(kk_)
         out_v.append(vv_)
     if not out_k:
-        return _empty(semiring, A.dtype, B.dtype)
-    return np.concatenate(out_k), np.concatenate(out_v)
+        return _empty(xp, semiring, A.dtype, B.dtype)
+    return xp.concatenate(out_k), xp.concatenate(out_v)
