@@ -33,3 +33,20 @@ def require_data_dir(path: Path = SHARED_DATA, environ=os.environ) -> Path:
 def shared_data() -> Path:
     """Path of ``../shared/data``; fails under CI=true and skips elsewhere when it is missing."""
     return require_data_dir()
+
+
+def pytest_collection_modifyitems(config, items):
+    """Tests marked ``gpu`` skip, with the reason CuPy gave, where no GPU can be used."""
+    if not any(item.get_closest_marker("gpu") for item in items):
+        return
+    from semiring.backends import gpu
+    from semiring.exceptions import BackendUnavailable
+
+    try:
+        gpu.load()
+        return
+    except BackendUnavailable as exc:
+        reason = f"no GPU: {exc}"
+    for item in items:
+        if item.get_closest_marker("gpu"):
+            item.add_marker(pytest.mark.skip(reason=reason))

@@ -122,15 +122,16 @@ def bfs(A, source, *, parents=False, direction="auto", max_depth=None, determini
                                   or not isinstance(max_depth, (int, np.integer)) or max_depth < 0):
         raise InvalidValue(f"bfs: max_depth must be a non-negative int or None; given {max_depth!r}")
     source = check_source(source, n, "bfs")
-    level = Vector.from_coo([source], [0], size=n, dtype="int64")
+    dev = G.A.device
+    level = Vector.from_coo([source], [0], size=n, dtype="int64", device=dev)
     if parents:
         s = _semirings.min_secondi if deterministic else _semirings.any_secondi
-        parent = Vector.from_coo([source], [source], size=n, dtype="int64")
-        q = Vector.from_coo([source], [source], size=n, dtype="int64")
+        parent = Vector.from_coo([source], [source], size=n, dtype="int64", device=dev)
+        q = Vector.from_coo([source], [source], size=n, dtype="int64", device=dev)
     else:
         s = _semirings.any_pair
         parent = None
-        q = Vector.from_coo([source], [True], size=n, dtype="bool")
+        q = Vector.from_coo([source], [True], size=n, dtype="bool", device=dev)
     trace = []
     use_pull = direction == "pull"
     unexplored = G.nedges

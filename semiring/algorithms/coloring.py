@@ -28,6 +28,7 @@ import numpy as np
 from .. import core as _core
 from ..core.vector import Vector
 from ..exceptions import InvalidValue
+from ..backends._xp import asnumpy
 from ..core.matrix import Matrix
 from ..ops import binary, indexunary, semiring, unary
 from ..ops.monoid import any as monoid_any
@@ -67,11 +68,11 @@ def _local_maxima(S, weight, candidates):
 def _luby(S, candidates, rng):
     """A maximal independent set of the subgraph induced by ``candidates`` (bool Vector)."""
     n = S.nrows
-    iset = Vector(n, "bool")
+    iset = Vector(n, "bool", device=S.device)
     candidates = candidates.dup()
     while candidates.nvals:
         # score = fresh random weights (a random permutation: no ties)
-        score = Vector.from_dense(rng.permutation(n).astype(np.int64))
+        score = Vector.from_dense(rng.permutation(n).astype(np.int64), device=S.device)
         winners = _local_maxima(S, score, candidates)
         # iset<winners.S> = true
         _core.assign(iset, True, None, mask=winners.S)
@@ -99,17 +100,18 @@ def mis(A, seed=0):
     """
     G = as_graph(A, "mis")
     S = undirected_pattern(G)
-    everyone = Vector.from_dense(np.ones(G.n, dtype=bool))
+    everyone = Vector.from_dense(np.ones(G.n, dtype=bool), device=S.device)
     return _luby(S, everyone, np.random.default_rng(seed))
 
 
 def _color_luby(S, rng):
     n = S.nrows
-    color = Vector(n, "int64")
+    color = Vector(n, "int64", device=S.device)
     k = 0
     while color.nvals < n:
         # uncolored<!color.S> = true
-        uncolored = _core.apply(Vector.from_dense(np.ones(n, dtype=bool)), unary.identity, mask=~color.S)
+        uncolored = _core.apply(Vector.from_dense(np.ones(n, dtype=bool), device=S.device), unary.identity,
+                                mask=~color.S)
         iset = _luby(S, uncolored, rng)
         # color<iset.S> = k
         _core.assign(color, k, None, mask=iset.S)
@@ -161,7 +163,7 @@ def _color_jones_plassmann(S, rng):
     n = S.nrows
     perm = rng.permutation(n).astype(np.int64)
     idx = np.arange(n, dtype=np.int64)
-    Dw = Matrix.from_coo(idx, idx, perm, nrows=n, ncols=n)
+    Dw = Matrix.from_coo(idx, idx, perm, nrows=n, ncols=n, device=S.device)
     # H(i, j) = w(i) > w(j) for every edge: mxm(diag(w) first.. S) then compare with diag(w)
     Wrow = _core.mxm(Dw, S, semiring.any_first)                      # Wrow(i, j) = w(i)
     H = _core.select(_core.mxm(Wrow, Dw, semiring.Semiring(monoid_any, binary.gt)),
@@ -170,9 +172,10 @@ def _color_jones_plassmann(S, rng):
     H = _core.apply(H, unary.one).dup("int64")
     # waiting(j) = number of heavier neighbours of j
     waiting = _core.reduce_columnwise(H, monoid_plus)
-    color = Vector(n, "int64")
+    color = Vector(n, "int64", device=S.device)
     # ready<!waiting.S> = true   (no heavier neighbour)
-    ready = _core.apply(Vector.from_dense(np.ones(n, dtype=bool)), unary.identity, mask=~waiting.S)
+    ready = _core.apply(Vector.from_dense(np.ones(n, dtype=bool), device=S.device), unary.identity,
+                        mask=~waiting.S)
     while ready.nvals:
         _smallest_free_colour(S, color, ready)
         # freed = ready plus.pair H   (how many heavier neighbours each lighter one just lost)
@@ -187,7 +190,7 @@ def _color_jones_plassmann(S, rng):
 def greedy_coloring(S):
     """Sequential largest-first greedy coloring of a symmetric pattern (the reference)."""
     n = S.nrows
-    rows, cols, _ = S.to_coo()
+    rows, cols = (asnumpy(a) for a in S.to_coo()[:2])
     indptr = np.zeros(n + 1, dtype=np.int64)
     np.cumsum(np.bincount(rows, minlength=n), out=indptr[1:])
     order = np.argsort(-np.diff(indptr), kind="stable")
@@ -201,7 +204,7 @@ def greedy_coloring(S):
         while c in used:
             c += 1
         col_list[v] = c
-    return Vector.from_dense(np.array(col_list, dtype=np.int64))
+    return Vector.from_dense(np.array(col_list, dtype=np.int64), device=S.device)
 
 
 def coloring(A, *, method="jones_plassmann", seed=0):

@@ -100,7 +100,7 @@ def _relax(d, t):
 
 def bellman_ford(G, W, source):
     n = G.n
-    d = Vector.from_coo([source], [0], size=n, dtype=W.dtype)
+    d = Vector.from_coo([source], [0], size=n, dtype=W.dtype, device=W.device)
     changed = d.dup()
     rounds = 0
     while changed.nvals:
@@ -134,8 +134,8 @@ def delta_stepping(G, W, source, delta):
     # AL = select(W, w <= delta); AH = select(W, w > delta)
     AL = _core.select(W, indexunary.valuele, delta)
     AH = _core.select(W, indexunary.valuegt, delta)
-    d = Vector.from_coo([source], [0], size=n, dtype=W.dtype)
-    settled = Vector(n, "bool")
+    d = Vector.from_coo([source], [0], size=n, dtype=W.dtype, device=W.device)
+    settled = Vector(n, "bool", device=W.device)
     rounds = 0
     while True:
         # pending<!settled.S> = d   (reached, not yet settled)
@@ -149,7 +149,7 @@ def delta_stepping(G, W, source, delta):
             hi = dmin + delta
         # bucket = pending restricted to [lo, hi)
         bucket = _core.select(pending, indexunary.valuelt, hi)
-        settled_here = Vector(n, "bool")
+        settled_here = Vector(n, "bool", device=W.device)
         while bucket.nvals:
             rounds += 1
             # settled_here<bucket.S> = true
@@ -175,7 +175,7 @@ def _parents(G, W, d, source):
     """
     n = G.n
     idx, vals = d.to_coo()
-    D = Matrix.from_coo(idx, idx, vals, nrows=n, ncols=n, dtype=d.dtype)
+    D = Matrix.from_coo(idx, idx, vals, nrows=n, ncols=n, dtype=d.dtype, device=d.device)
     # C = D min.plus W: C(u, v) = d(u) + W(u, v), for reached u
     C = _core.mxm(D, W, semiring.min_plus)
     # E = C lor.eq D: E(u, v) = (d(u) + W(u, v) == d(v))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtypes as _dt
+from ..backends._xp import asnumpy
 from ..exceptions import DimensionMismatch, DomainMismatch, IndexOutOfBound, InvalidValue
 
 DEVICES = ("cpu", "gpu", "auto")
@@ -43,8 +44,8 @@ def dimension(n, what):
 
 
 def index_array(idx, n, what):
-    """Convert to a 1-d int64 array and check 0 <= idx < n."""
-    arr = np.asarray(idx)
+    """Convert to a 1-d int64 (host) array and check 0 <= idx < n."""
+    arr = asnumpy(idx)
     if arr.ndim != 1:
         raise InvalidValue(f"{what}: expected a 1-d array of indices; given shape {arr.shape}")
     if arr.size == 0:
@@ -69,7 +70,7 @@ def values_array(values, count, dtype, what):
     if values is None:
         d = _dt.BOOL if dtype is None else _dt.lookup(dtype, f"{what} dtype")
         return np.ones(count, dtype=d)
-    arr = np.asarray(values)
+    arr = asnumpy(values)
     if arr.dtype.kind not in "biuf":
         raise DomainMismatch(f"{what}: expected bool, integer or float values; given dtype {arr.dtype}")
     if arr.ndim == 0:

@@ -139,7 +139,11 @@ def reduce_runs(op, values, starts):
         raise DomainMismatch(f"reduce with {op.name}: the operator maps {d.name} to "
                              f"{op.output_dtype(d, d).name}; a reduction needs the same type in and out")
     values = _dt.cast(values, d, f"input of {op.name}")
-    uf = op.ufunc_for(values.dtype) if xp is np else None
+    if xp is not np:
+        from ..backends.gpu.reduce import segment_fold
+
+        return segment_fold(op, values, starts)
+    uf = op.ufunc_for(values.dtype)
     if uf is not None:
         return uf.reduceat(values, starts).astype(values.dtype, copy=False)
     n = values.shape[0]

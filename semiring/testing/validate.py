@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..backends._xp import asnumpy
 from ..core.matrix import Matrix
 from ..core.vector import Vector
 from ..exceptions import SemiringError
@@ -24,13 +25,13 @@ def _edges(A):
         A = getattr(A, "A", A)
     if not isinstance(A, Matrix):
         raise ValidationError(f"expected a Matrix or Graph; given {type(A).__name__}")
-    return A.nrows, A.to_coo()
+    return A.nrows, tuple(asnumpy(a) for a in A.to_coo())
 
 
 def _dense(v, n, what, fill):
     if not isinstance(v, Vector) or v.size != n:
         raise ValidationError(f"{what}: expected a Vector of size {n}; given {v!r}")
-    return v.to_dense(fill)
+    return asnumpy(v.to_dense(fill))
 
 
 def check_bfs(A, source, level, parent=None):
@@ -178,7 +179,7 @@ def check_mis(A, members):
     neighbour (in either direction). Returns the set's size."""
     n, (r, c, _) = _edges(A)
     m = np.zeros(n, bool)
-    idx, _ = members.to_coo()
+    idx = asnumpy(members.to_coo()[0])
     m[idx] = True
     both = m[r] & m[c] & (r != c)
     if both.any():

@@ -1,0 +1,200 @@
+"""CPU/GPU parity: one test body, run on both devices, results compared exactly (integers,
+booleans) or with allclose (floats). Marked ``gpu``: skipped with CuPy's reason where no GPU
+is present; run them on a GPU machine with ``pytest -m gpu``.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import semiring as sr
+from semiring.backends._xp import asnumpy
+from semiring.testing.validate import check_bfs, check_coloring, check_mis, check_sssp
+
+gpu = pytest.mark.gpu
+
+SEMIRINGS = ["plus_times", "min_plus", "max_second", "lor_land", "any_pair", "plus_pair", "min_secondi",
+             "any_secondi", "min_first", "max_times", "bor_second"]
+
+
+def _random_matrix(rng, m, n, density, dtype):
+    nnz = int(m * n * density)
+    keys = rng.choice(m * n, size=nnz, replace=False) if m * n else np.zeros(0, int)
+    vals = rng.integers(0, 5, nnz)
+    if dtype == "bool":
+        vals = vals > 1
+    return sr.Matrix.from_coo(keys // max(n, 1), keys % max(n, 1), vals.astype(dtype), nrows=m, ncols=n,
+                              dtype=dtype)
+
+
+def _random_vector(rng, n, density, dtype):
+    nnz = int(n * density)
+    idx = rng.choice(n, size=nnz, replace=False) if n else np.zeros(0, int)
+    vals = rng.integers(0, 5, nnz)
+    if dtype == "bool":
+        vals = vals > 1
+    return sr.Vector.from_coo(idx, vals.astype(dtype), size=n, dtype=dtype)
+
+
+def same(cpu, dev):
+    """The GPU result equals the CPU result: same kind, shape, dtype, positions and values."""
+    assert type(cpu) is type(dev)
+    assert dev.device == "gpu"
+    assert cpu.shape == dev.shape and cpu.dtype == dev.dtype
+    a = [asnumpy(t) for t in cpu.to_coo()]
+    b = [asnumpy(t) for t in dev.to_coo()]
+    for x, y in zip(a[:-1], b[:-1]):
+        np.testing.assert_array_equal(x, y)
+    if a[-1].dtype.kind == "f":
+        np.testing.assert_allclose(a[-1], b[-1], rtol=1e-6)
+    else:
+        np.testing.assert_array_equal(a[-1], b[-1])
+
+
+MASKS = ["none", "S", "V", "~S", "~V"]
+
+
+def _mask(m, kind):
+    return {"none": None, "S": m.S, "V": m.V, "~S": ~m.S, "~V": ~m.V}[kind]
+
+
+@gpu
+@pytest.mark.parametrize("mask", MASKS)
+@pytest.mark.parametrize("accum", [None, "plus"])
+@pytest.mark.parametrize("replace", [False, True])
+@pytest.mark.parametrize("name", SEMIRINGS)
+def test_products_parity(name, mask, accum, replace):
+    if replace and mask == "none":
+        return  # replace needs a mask (InvalidValue): covered on the CPU
+    s = sr.semirings.get(name)
+    dtype = "uint64" if name == "bor_second" else ("bool" if name in ("lor_land",) else "int64")
+    rng = np.random.default_rng(hash((name, mask, accum, replace)) % 2**32)
+    A = _random_matrix(rng, 40, 30, 0.15, dtype)
+    B = _random_matrix(rng, 30, 20, 0.2, dtype)
+    u = _random_vector(rng, 30, 0.3, dtype)
+    v = _random_vector(rng, 40, 0.3, dtype)
+    acc = sr.binary.get(accum) if accum else None
+    for direction in ("push", "pull"):
+        m_w = _random_vector(rng, 40, 0.5, "int64")
+        out = _random_vector(rng, 40, 0.4, "int64" if dtype != "bool" else "bool")
+        cpu = sr.mxv(A, u, s, mask=_mask(m_w, mask), accum=acc, replace=replace, out=out.dup(),
+                     direction=direction)
+        dev = sr.mxv(A.to("gpu"), u.to("gpu"), s, mask=_mask(m_w.to("gpu"), mask), accum=acc,
+                     replace=replace, out=out.to("gpu"), direction=direction)
+        same(cpu, dev)
+        m_u = _random_vector(rng, 30, 0.5, "int64")
+        cpu = sr.vxm(v, A, s, mask=_mask(m_u, mask), direction=direction)
+        dev = sr.vxm(v.to("gpu"), A.to("gpu"), s, mask=_mask(m_u.to("gpu"), mask), direction=direction)
+        same(cpu, dev)
+    M = _random_matrix(rng, 40, 20, 0.5, "int64")
+    C = _random_matrix(rng, 40, 20, 0.3, "int64" if dtype != "bool" else "bool")
+    cpu = sr.mxm(A, B, s, mask=_mask(M, mask), accum=acc, replace=replace, out=C.dup())
+    dev = sr.mxm(A.to("gpu"), B.to("gpu"), s, mask=_mask(M.to("gpu"), mask), accum=acc, replace=replace,
+                 out=C.to("gpu"))
+    same(cpu, dev)
+
+
+@gpu
+@pytest.mark.parametrize("mask", MASKS)
+@pytest.mark.parametrize("dtype", ["bool", "int8", "int64", "uint64", "float32", "float64"])
+def test_elementwise_select_apply_reduce_parity(mask, dtype):
+    rng = np.random.default_rng(7)
+    A = _random_matrix(rng, 25, 35, 0.3, dtype)
+    B = _random_matrix(rng, 25, 35, 0.3, dtype)
+    M = _random_matrix(rng, 25, 35, 0.4, "int64")
+    g = lambda x: x.to("gpu")  # noqa: E731
+    mk = lambda m: _mask(m, mask)  # noqa: E731
+    plus = sr.binary.lor if dtype == "bool" else sr.binary.plus
+    same(sr.ewise_add(A, B, plus, mask=mk(M)), sr.ewise_add(g(A), g(B), plus, mask=mk(g(M))))
+    same(sr.ewise_mult(A, B, sr.binary.max, mask=mk(M)), sr.ewise_mult(g(A), g(B), sr.binary.max, mask=mk(g(M))))
+    same(sr.select(A, "tril", 1, mask=mk(M)), sr.select(g(A), "tril", 1, mask=mk(g(M))))
+    same(sr.select(A, "valuegt", 1), sr.select(g(A), "valuegt", 1))
+    same(sr.apply(A, sr.unary.ainv), sr.apply(g(A), sr.unary.ainv))
+    same(sr.apply(A, sr.indexunary.colindex, thunk=2), sr.apply(g(A), sr.indexunary.colindex, thunk=2))
+    MT = _random_matrix(rng, 35, 25, 0.4, "int64")
+    same(sr.transpose(A, mask=mk(MT)), sr.transpose(g(A), mask=mk(g(MT))))
+    for mon in ("plus", "min", "max", "times", "any") if dtype != "bool" else ("lor", "land", "lxor", "any"):
+        m = sr.monoid.get(mon)
+        cpu, dev = sr.reduce_rowwise(A, m), sr.reduce_rowwise(g(A), m)
+        if mon == "any":
+            assert np.array_equal(asnumpy(cpu.to_coo()[0]), asnumpy(dev.to_coo()[0]))
+        else:
+            same(cpu, dev)
+            same(sr.reduce_columnwise(A, m), sr.reduce_columnwise(g(A), m))
+            assert np.allclose(sr.reduce_scalar(A, m), sr.reduce_scalar(g(A), m))
+    w = _random_vector(rng, 35, 0.5, dtype)
+    out = _random_vector(rng, 35, 0.4, dtype)
+    idx = np.array([3, 1, 30, 7])
+    same(sr.assign(out.dup(), w, None, mask=_mask(_random_vector(np.random.default_rng(1), 35, 0.5, "int64"), mask)
+                   if mask != "none" else None),
+         sr.assign(g(out), g(w), None, mask=_mask(g(_random_vector(np.random.default_rng(1), 35, 0.5, "int64")), mask)
+                   if mask != "none" else None))
+    same(sr.assign(out.dup(), 1, idx), sr.assign(g(out), 1, idx))
+    same(sr.extract(A, [4, 0, 4], [2, 9]), sr.extract(g(A), [4, 0, 4], [2, 9]))
+    K = _random_matrix(rng, 3, 2, 0.5, dtype)
+    same(sr.kronecker(A, K, sr.binary.first), sr.kronecker(g(A), g(K), sr.binary.first))
+
+
+@gpu
+def test_user_defined_semiring_on_gpu():
+    op = sr.BinaryOp(lambda x, y: x * 2 + y, "twice_plus")
+    mon = sr.Monoid(sr.binary.max, 0)
+    s = sr.Semiring(mon, op)
+    rng = np.random.default_rng(3)
+    A = _random_matrix(rng, 30, 30, 0.2, "int64")
+    u = _random_vector(rng, 30, 0.5, "int64")
+    same(sr.mxv(A, u, s), sr.mxv(A.to("gpu"), u.to("gpu"), s))
+    # a reduction by a user operator without a CUDA snippet runs on the host
+    add = sr.BinaryOp(lambda x, y: x + y, "user_plus")
+    same(sr.reduce_rowwise(A, add), sr.reduce_rowwise(A.to("gpu"), add))
+
+
+@gpu
+@pytest.mark.parametrize("scale", [8, 12])
+def test_algorithms_on_gpu_match_cpu(scale):
+    A = sr.generators.kronecker(scale, seed=scale)
+    W = sr.generators.kronecker(scale, seed=scale, weights=(1, 255))
+    Ag, Wg = A.to("gpu"), W.to("gpu")
+    src = int(np.argmax(np.diff(A.to_scipy().indptr)))
+    for direction in ("auto", "push", "pull"):
+        cpu = sr.algorithms.bfs(A, src, parents=True, direction=direction)
+        dev = sr.algorithms.bfs(Ag, src, parents=True, direction=direction)
+        same(cpu.level, dev.level)
+        check_bfs(A, src, dev.level, dev.parent)
+    for method in ("delta_stepping", "bellman_ford"):
+        cpu = sr.algorithms.sssp(W, src, method=method)
+        dev = sr.algorithms.sssp(Wg, src, method=method, parents=True)
+        same(cpu.distance, dev.distance)
+        check_sssp(W, src, dev.distance, dev.parent)
+    for method in ("jones_plassmann", "luby", "greedy"):
+        cpu = sr.algorithms.coloring(A, method=method, seed=1)
+        dev = sr.algorithms.coloring(Ag, method=method, seed=1)
+        same(cpu, dev)
+        check_coloring(A, dev)
+    dev = sr.algorithms.mis(Ag, seed=2)
+    same(sr.algorithms.mis(A, seed=2), dev)
+    check_mis(A, dev)
+
+
+def test_import_does_not_import_cupy():
+    code = "import sys, semiring; semiring.Matrix(2, 2); print('cupy' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
+
+
+def test_device_gpu_without_gpu_raises_backend_unavailable():
+    from semiring.backends import gpu as gpu_backend
+
+    if gpu_backend.available():
+        A = sr.Matrix(2, 2, device="gpu")
+        assert A.device == "gpu" and sr.Matrix(2, 2, device="auto").device == "gpu"
+        return
+    with pytest.raises(sr.BackendUnavailable, match="CuPy"):
+        sr.Matrix(2, 2, device="gpu")
+    with pytest.raises(sr.BackendUnavailable, match="CuPy"):
+        sr.Vector.from_coo([0], [1.0], size=2).to("gpu")
+    assert sr.Vector(3, device="auto").device == "cpu"
