@@ -1,7 +1,7 @@
 """Segmented reduction on the GPU: ``out[r] = op-fold of values[starts[r]:starts[r+1]]``.
 
-plus, min and max on numbers use CuPy's atomic scatter (``cupyx.scatter_add`` / ``_min`` /
-``_max``); every other operator with a CUDA snippet gets a kernel generated from it, compiled
+plus, min and max on numbers use CuPy's atomic scatter (``cupy.add.at``, ``cupy.minimum.at``,
+``cupy.maximum.at``); every other operator with a CUDA snippet gets a kernel generated from it, compiled
 once per (snippet, dtype) and cached; an operator without a snippet (a user's Python
 function) is reduced on the host.
 """
@@ -45,7 +45,6 @@ def _kernel(cp, snippet, dtype):
 def segment_fold(op, values, starts):
     """Fold each run of ``values`` (cupy) with ``op``; ``starts`` are the runs' first offsets."""
     import cupy as cp
-    import cupyx
 
     nseg, n = int(starts.shape[0]), int(values.shape[0])
     kind = values.dtype.kind
@@ -53,10 +52,10 @@ def segment_fold(op, values, starts):
         seg = cp.searchsorted(starts, cp.arange(n, dtype=starts.dtype), side="right") - 1
         if op.name == "plus":
             out = cp.zeros(nseg, dtype=values.dtype)
-            cupyx.scatter_add(out, seg, values)
+            cp.add.at(out, seg, values)
         else:
             out = values[starts].copy()
-            (cupyx.scatter_min if op.name == "min" else cupyx.scatter_max)(out, seg, values)
+            (cp.minimum if op.name == "min" else cp.maximum).at(out, seg, values)
         return out
     if op.cuda is None:
         from ...ops.monoid import reduce_runs
