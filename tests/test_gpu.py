@@ -84,7 +84,7 @@ def test_products_parity(name, mask, accum, replace):
     anyv = name.startswith("any_") and name != "any_pair"
     for direction in ("push", "pull"):
         m_w = _random_vector(rng, 40, 0.5, "int64")
-        out = _random_vector(rng, 40, 0.4, "int64" if dtype != "bool" else "bool")
+        out = _random_vector(rng, 40, 0.4, dtype)
         cpu = sr.mxv(A, u, s, mask=_mask(m_w, mask), accum=acc, replace=replace, out=out.dup(),
                      direction=direction)
         dev = sr.mxv(A.to("gpu"), u.to("gpu"), s, mask=_mask(m_w.to("gpu"), mask), accum=acc,
@@ -101,7 +101,7 @@ def test_products_parity(name, mask, accum, replace):
         dev = sr.vxm(v.to("gpu"), A.to("gpu"), s, mask=_mask(m_u.to("gpu"), mask), direction=direction)
         same(cpu, dev, anyv)
     M = _random_matrix(rng, 40, 20, 0.5, "int64")
-    C = _random_matrix(rng, 40, 20, 0.3, "int64" if dtype != "bool" else "bool")
+    C = _random_matrix(rng, 40, 20, 0.3, dtype)
     cpu = sr.mxm(A, B, s, mask=_mask(M, mask), accum=acc, replace=replace, out=C.dup())
     dev = sr.mxm(A.to("gpu"), B.to("gpu"), s, mask=_mask(M.to("gpu"), mask), accum=acc, replace=replace,
                  out=C.to("gpu"))
