@@ -1,5 +1,6 @@
-"""GPU timings of the generic path (the CPU's array code on CuPy) for BFS and SSSP on a
-Graph500 Kronecker graph: median of CUDA-event-timed runs after a warm-up, results validated.
+"""GPU timings of BFS and SSSP on a Graph500 Kronecker graph through the generic path (the
+CPU's array code on CuPy) and through the fast kernels (pull with early exit, push by edge
+with atomics): median of CUDA-event-timed runs after a warm-up, every result validated.
 
 Usage: python benchmarks/gpu_generic.py [--scale 20] [--roots 4]
 """
@@ -43,16 +44,23 @@ def main():
     G, GW = sr.algorithms.Graph(Ag, "undirected"), sr.algorithms.Graph(Wg, "undirected")
     deg = np.diff(A.to_scipy().indptr)
     roots = np.random.default_rng(0).choice(np.flatnonzero(deg > 0), args.roots, replace=False)
+    from semiring.backends.gpu import products as fast
+
     for s in roots:
         s = int(s)
-        for direction in ("auto", "push"):
-            ms, r = timed(lambda: sr.algorithms.bfs(G, s, direction=direction), 3)
-            check_bfs(A, s, r.level)
-            edges = deg[np.asarray(r.level.to_coo()[0].get())].sum() / 2
-            print(f"bfs {direction:5s} root {s}: {ms:8.1f} ms  {r.depth} levels  {edges / ms / 1e6:.3f} GTEPS")
-        ms, r = timed(lambda: sr.algorithms.sssp(GW, s), 1)
-        check_sssp(W, s, r.distance)
-        print(f"sssp delta-stepping root {s}: {ms:8.1f} ms  {r.rounds} rounds, delta {r.delta:g}")
+        for path in ("generic", "fast"):
+            fast.ENABLED = path == "fast"
+            for direction in ("auto", "push", "pull"):
+                ms, r = timed(lambda: sr.algorithms.bfs(G, s, direction=direction), 3)
+                check_bfs(A, s, r.level)
+                edges = deg[np.asarray(r.level.to_coo()[0].get())].sum() / 2
+                print(f"{path:7s} bfs {direction:5s} root {s}: {ms:8.1f} ms  {r.depth} levels  "
+                      f"{edges / ms / 1e6:.3f} GTEPS")
+            for method in ("delta_stepping", "bellman_ford"):
+                ms, r = timed(lambda: sr.algorithms.sssp(GW, s, method=method), 1)
+                check_sssp(W, s, r.distance)
+                print(f"{path:7s} sssp {method} root {s}: {ms:8.1f} ms  {r.rounds} rounds")
+        fast.ENABLED = True
 
 
 if __name__ == "__main__":

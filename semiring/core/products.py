@@ -54,6 +54,20 @@ def _keep(mask):
     return None if mask is None else mask.allows_fn()
 
 
+def _kernels(A):
+    """The product kernels for A's device: the GPU fast paths, or the generic array code."""
+    if A.device == "gpu":
+        from ..backends.gpu import products as gpu_products
+
+        return gpu_products
+    return _k
+
+
+def _allowed(A, mask):
+    """For the GPU push kernel: the mask as one bool per output position."""
+    return {"allowed": mask.allows_dense()} if A.device == "gpu" and mask is not None else {}
+
+
 def mxv(A, u, semiring, *, mask=None, accum=None, replace=False, out=None, direction="auto"):
     """Matrix-vector product ``w<mask, replace> = accum(w, A ⊕.⊗ u)``.
 
@@ -100,11 +114,12 @@ def mxv(A, u, semiring, *, mask=None, accum=None, replace=False, out=None, direc
     _v.same_device(A, u, out)
     s.output_dtype(A.dtype, u.dtype)
     mask, accum = _write.prepare(out, (A.nrows,), mask, accum, replace, what)
+    k = _kernels(A)
     if _direction(direction, u, A.nvals, A.ncols, A.nrows, mask, what) == "push":
         idx, vals = u._keys()
-        tk, tv = _k.vxm(idx, vals, A.T, s, keep=_keep(mask), flip=True)
+        tk, tv = k.vxm(idx, vals, A.T, s, keep=_keep(mask), flip=True, **_allowed(A, mask))
     else:
-        tk, tv = _k.mxv(A, u, s, rows=_rows(mask))
+        tk, tv = k.mxv(A, u, s, rows=_rows(mask))
     return _write.write(out, tk, tv, (A.nrows,), mask, accum, replace)
 
 
@@ -142,11 +157,12 @@ def vxm(u, A, semiring, *, mask=None, accum=None, replace=False, out=None, direc
     _v.same_device(A, u, out)
     s.output_dtype(u.dtype, A.dtype)
     mask, accum = _write.prepare(out, (A.ncols,), mask, accum, replace, what)
+    k = _kernels(A)
     if _direction(direction, u, A.nvals, A.nrows, A.ncols, mask, what) == "push":
         idx, vals = u._keys()
-        tk, tv = _k.vxm(idx, vals, A, s, keep=_keep(mask))
+        tk, tv = k.vxm(idx, vals, A, s, keep=_keep(mask), **_allowed(A, mask))
     else:
-        tk, tv = _k.mxv(A.T, u, s, rows=_rows(mask), flip=True)
+        tk, tv = k.mxv(A.T, u, s, rows=_rows(mask), flip=True)
     return _write.write(out, tk, tv, (A.ncols,), mask, accum, replace)
 
 

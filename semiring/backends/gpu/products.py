@@ -1,0 +1,189 @@
+"""GPU fast paths for the semiring products, generic in the semiring: kernels are generated
+from the multiply's and the monoid's CUDA snippets and cached per (semiring, types, device).
+
+- pull (``mxv``; ``vxm`` by the cached transpose): one thread per allowed output row walks
+  its entries and the input bitmap, and stops at the monoid's terminal value (``any``: the
+  first term; ``lor``: True; ``min`` on unsigned: 0). This is the early exit of pull BFS.
+- push (``vxm``; ``mxv`` by the transpose): the frontier's edges are expanded once (each
+  thread one edge: load balance by edge, merge-path style), and each term is combined into a
+  dense output with an atomic compare-and-swap of the monoid (a plain store for ``any``).
+
+Products the kernels cannot express exactly (integer ``div`` by zero rules, 1- and 2-byte
+atomics, operators without a snippet) go to the generic path, the CPU's array code on CuPy.
+
+References: Yang, Buluc, Owens, "Implementing push-pull efficiently in GraphBLAS", ICPP 2018;
+Merrill, Garland, Grimshaw, "Scalable GPU graph traversal", PPoPP 2012 (expansion by edge).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._xp import repeat
+from ..cpu import products as _generic
+from ..cpu.sparse import ragged_arange
+from .reduce import CTYPE
+
+_cache = {}
+
+#: Use the fast kernels (False sends every product to the generic path: for comparisons).
+ENABLED = True
+
+_PULL = r"""
+extern "C" __global__ void pull(const long long* rows, long long nsel, const long long* indptr,
+        const long long* indices, const TA* avals, const bool* upresent, const TU* udense,
+        bool* zpresent, TZ* zval, TZ term, int has_term) {
+    long long t = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    if (t >= nsel) return;
+    long long r = rows[t];
+    bool found = false;
+    TZ acc = (TZ)0;
+    for (long long p = indptr[r]; p < indptr[r + 1]; ++p) {
+        long long k = indices[p];
+        if (!upresent[k]) continue;
+        TZ z;
+        {
+            long long i = I_EXPR, j = J_EXPR;
+            TIN x = (TIN)(X_EXPR), y = (TIN)(Y_EXPR);
+            z = (TZ)(MULT);
+        }
+        if (!found) { acc = z; found = true; }
+        else { TZ x = acc, y = z; acc = (TZ)(MONOID); }
+        if (IS_ANY || (has_term && acc == term)) break;
+    }
+    zpresent[t] = found;
+    zval[t] = acc;
+}
+"""
+
+_PUSH = r"""
+extern "C" __global__ void push(long long nterms, const long long* kk, const long long* pos,
+        const long long* indices, const TA* avals, const TU* uvals_rep, const bool* allowed,
+        int use_allowed, TZ* out, bool* flag) {
+    long long t = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    if (t >= nterms) return;
+    long long p = pos[t], k = kk[t], jj = indices[p];
+    if (use_allowed && !allowed[jj]) return;
+    TZ z;
+    {
+        long long i = I_EXPR, j = J_EXPR;
+        TIN x = (TIN)(X_EXPR), y = (TIN)(Y_EXPR);
+        z = (TZ)(MULT);
+    }
+    COMBINE
+    flag[jj] = true;
+}
+"""
+
+_CAS = {4: "unsigned int", 8: "unsigned long long"}
+
+
+def _exact(op, dtype):
+    return op.cuda is not None and not (op.name in ("div", "rdiv") and np.dtype(dtype).kind in "biu")
+
+
+def supports(semiring, da, du, push):
+    """True if the fast kernels compute this product exactly."""
+    if not ENABLED:
+        return False
+    m, f = semiring.monoid, semiring.multiply
+    tin = f.input_dtype(da, du) if not f.positional else np.dtype(np.int64)
+    tz = semiring.output_dtype(da, du)
+    if not (_exact(f, tin) and (m.is_any or _exact(m.op, tz))):
+        return False
+    if push and not m.is_any and not (tz.kind == "b" and m.name in ("lor", "plus", "max")):
+        return tz.itemsize in _CAS
+    return True
+
+
+def _source(template, semiring, da, du, flip, push):
+    f, m = semiring.multiply, semiring.monoid
+    tin = f.input_dtype(da, du) if not f.positional else np.dtype(np.int64)
+    tz = semiring.output_dtype(da, du)
+    # The operands in the user's order: mxv is A(i,k) * u(k), vxm is u(k) * A(k,j). The pull
+    # kernel walks A's rows (A' = A^T when flip computes vxm); push expands A's rows by the
+    # frontier (A' = A^T when flip computes mxv).
+    if push:
+        a_term, u_term = "avals[p]", "uvals_rep[t]"
+        i_expr, j_expr = ("jj", "0") if flip else ("0", "jj")
+        x_expr, y_expr = (a_term, u_term) if flip else (u_term, a_term)
+    else:
+        a_term, u_term = "avals[p]", "udense[k]"
+        i_expr, j_expr = ("0", "r") if flip else ("r", "0")
+        x_expr, y_expr = (u_term, a_term) if flip else (a_term, u_term)
+    src = (template.replace("TIN", CTYPE[tin.name]).replace("TZ", CTYPE[tz.name])
+           .replace("TA", CTYPE[np.dtype(da).name]).replace("TU", CTYPE[np.dtype(du).name])
+           .replace("I_EXPR", i_expr).replace("J_EXPR", j_expr)
+           .replace("X_EXPR", x_expr).replace("Y_EXPR", y_expr).replace("MULT", f.cuda)
+           .replace("IS_ANY", "true" if m.is_any else "false"))
+    if not push:
+        return src.replace("MONOID", m.op.cuda if not m.is_any else "y"), tz
+    ct = CTYPE[tz.name]
+    if m.is_any:
+        combine = "out[jj] = z;"
+    elif tz.kind == "b":  # lor / plus / max on bool: set when true, identity False
+        combine = "if (z) out[jj] = true;"
+    else:
+        w = _CAS[tz.itemsize]
+        combine = (f"{{ {w}* addr = ({w}*)&out[jj]; {w} old = *addr, assumed;"
+                   f" do {{ assumed = old; {ct} x = *({ct}*)&assumed, y = z; {ct} nv = ({ct})({m.op.cuda});"
+                   f" old = atomicCAS(addr, assumed, *({w}*)&nv); }} while (assumed != old); }}")
+    return src.replace("COMBINE", combine), tz
+
+
+def _kernel(kind, semiring, da, du, flip):
+    import cupy as cp
+
+    key = (kind, semiring.name, id(semiring), np.dtype(da).name, np.dtype(du).name, flip,
+           cp.cuda.runtime.getDevice())
+    if key not in _cache:
+        src, tz = _source(_PUSH if kind == "push" else _PULL, semiring, da, du, flip, kind == "push")
+        _cache[key] = (cp.RawKernel(src, kind), tz)
+    return _cache[key]
+
+
+def _grid(n, block=256):
+    return ((max(n, 1) + block - 1) // block,), (block,)
+
+
+def mxv(A, u, semiring, rows=None, flip=False):
+    """Pull with early exit; same contract as the generic ``mxv``."""
+    import cupy as cp
+
+    if not supports(semiring, A.dtype, u.dtype, push=False):
+        return _generic.mxv(A, u, semiring, rows=rows, flip=flip)
+    kern, tz = _kernel("pull", semiring, A.dtype, u.dtype, flip)
+    rows = cp.arange(A.nrows, dtype=cp.int64) if rows is None else rows.astype(cp.int64, copy=False)
+    present, dense = u._bitmap()
+    zp = cp.zeros(rows.shape[0], dtype=cp.bool_)
+    zv = cp.empty(rows.shape[0], dtype=tz)
+    term = semiring.monoid.terminal_for(tz) if not semiring.monoid.is_any else None
+    if rows.shape[0]:
+        kern(*_grid(rows.shape[0]), (rows, np.int64(rows.shape[0]), A._indptr, A._indices, A._values,
+                                      present, dense, zp, zv, tz.type(0 if term is None else term),
+                                      np.int32(term is not None)))
+    return rows[zp], zv[zp]
+
+
+def vxm(u_idx, u_vals, A, semiring, keep=None, flip=False, allowed=None):
+    """Push by edge with atomic monoid updates; same contract as the generic ``vxm``, plus
+    ``allowed`` (bool, one per output position) in place of ``keep`` when the mask is dense."""
+    import cupy as cp
+
+    if not supports(semiring, A.dtype, u_vals.dtype, push=True) or (keep is not None and allowed is None):
+        return _generic.vxm(u_idx, u_vals, A, semiring, keep=keep, flip=flip)
+    kern, tz = _kernel("push", semiring, A.dtype, u_vals.dtype, flip)
+    counts = A._indptr[u_idx + 1] - A._indptr[u_idx]
+    pos = ragged_arange(A._indptr[u_idx], counts)
+    kk = repeat(u_idx, counts)
+    urep = repeat(u_vals, counts)
+    m = semiring.monoid
+    ident = m.identity_for(tz) if not m.is_any else 0
+    out = cp.full(A.ncols, ident, dtype=tz)
+    flag = cp.zeros(A.ncols, dtype=cp.bool_)
+    use = allowed is not None
+    if pos.shape[0]:
+        kern(*_grid(pos.shape[0]), (np.int64(pos.shape[0]), kk, pos, A._indices, A._values, urep,
+                                     allowed if use else flag, np.int32(use), out, flag))
+    idx = cp.flatnonzero(flag)
+    return idx, out[idx]
