@@ -212,7 +212,7 @@ def test_device_gpu_without_gpu_raises_backend_unavailable():
 
 @gpu
 @pytest.mark.parametrize("name", SEMIRINGS + ["min_times", "max_plus", "plus_plus", "any_firsti", "any_secondj"])
-@pytest.mark.parametrize("direction", ["push", "pull"])
+@pytest.mark.parametrize("direction", ["push", "pull", "edge"])
 def test_fast_kernels_match_generic_path(name, direction):
     """The generated pull/push kernels against the generic array code, on the same GPU data."""
     from semiring.backends.gpu import products as fast
@@ -255,3 +255,38 @@ def test_fast_kernels_cover_the_traversal_semirings():
         d = "bool" if name in ("any_pair", "lor_land") else "int64"
         assert fast.supports(s, np.dtype(d), np.dtype(d), push=False), name
         assert fast.supports(s, np.dtype(d), np.dtype(d), push=True), name
+
+
+@gpu
+@pytest.mark.data
+def test_real_graphs_on_gpu_match_cpu_and_published_answers(shared_data):
+    """karate, cnr-2000 (BFS), the DIMACS NY road graph (SSSP: the published Dijkstra sum) and
+    the DIMACS coloring instances, on the GPU."""
+    for name in ("small/lagraph/karate.mtx", "web/cnr-2000.mtx.gz"):
+        A = sr.io.read(shared_data / name)
+        Ag = A.to("gpu")
+        hub = int(np.argmax(np.diff(A.to_scipy().indptr)))
+        for s in (0, hub):
+            for direction in ("auto", "push", "pull"):
+                dev = sr.algorithms.bfs(Ag, s, parents=True, direction=direction)
+                same(sr.algorithms.bfs(A, s).level, dev.level)
+                check_bfs(A, s, dev.level, dev.parent)
+    W = sr.io.read(shared_data / "roads/USA-road-d.NY.gr.gz")
+    d = sr.algorithms.sssp(W.to("gpu"), 0).distance
+    vals = asnumpy(d.to_coo()[1])
+    assert d.nvals == W.nrows and int(vals.max()) == 1_440_081 and int(vals.sum()) == 186_686_642_878
+    for path in sorted((shared_data / "coloring").glob("*.col"))[:12]:
+        A = sr.io.read(path)
+        c = sr.algorithms.coloring(A.to("gpu"))
+        same(sr.algorithms.coloring(A), c)
+        check_coloring(A, c)
+
+
+@gpu
+def test_kronecker_scale_22_on_gpu():
+    A = sr.generators.kronecker(22, seed=1)
+    G = sr.algorithms.Graph(A.to("gpu"), "undirected")
+    deg = np.diff(A.to_scipy().indptr)
+    for s in np.random.default_rng(0).choice(np.flatnonzero(deg > 0), 2, replace=False):
+        r = sr.algorithms.bfs(G, int(s), parents=True)
+        check_bfs(A, int(s), r.level, r.parent)

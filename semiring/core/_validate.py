@@ -85,3 +85,27 @@ def same_device(*objs):
     devs = {o.device for o in objs if o is not None}
     if len(devs) > 1:
         raise InvalidValue(f"operands live on different devices {sorted(devs)}; move them with .to(device)")
+
+
+def gpu_memory(what):
+    """Decorator: a GPU out-of-memory error inside an operation becomes a MemoryError naming
+    the operation and its operands' sizes. Operations write their output last, so the inputs
+    and the output are intact when it is raised."""
+    import functools
+
+    def wrap(fn):
+        @functools.wraps(fn)
+        def inner(*args, **kwargs):
+            try:
+                return fn(*args, **kwargs)
+            except Exception as exc:
+                if type(exc).__name__ != "OutOfMemoryError":
+                    raise
+                sizes = ", ".join(f"{type(a).__name__} {a.shape} nvals={a.nvals}" for a in args
+                                  if hasattr(a, "nvals") and hasattr(a, "shape"))
+                raise MemoryError(f"{what}: the GPU ran out of memory ({exc}); operands: {sizes}; "
+                                  "inputs and output are unchanged") from exc
+
+        return inner
+
+    return wrap

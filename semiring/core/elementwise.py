@@ -10,6 +10,7 @@ from ..backends.cpu import sparse as _sp
 from ..exceptions import InvalidValue
 from ..ops._base import IndexUnaryOp, UnaryOp
 from . import _args, _write
+from . import _validate as _v
 from .matrix import Matrix
 
 
@@ -21,6 +22,7 @@ def _indices(x):
     return k, k * 0
 
 
+@_v.gpu_memory("ewise_add")
 def ewise_add(x, y, op, *, mask=None, accum=None, replace=False, out=None):
     """Union: ``z(i) = op(x(i), y(i))`` where both are present, else the one present value.
 
@@ -57,6 +59,7 @@ def ewise_add(x, y, op, *, mask=None, accum=None, replace=False, out=None):
     return _write.write(out, tk, tv, x.shape, mask, accum, replace)
 
 
+@_v.gpu_memory("ewise_mult")
 def ewise_mult(x, y, op, *, mask=None, accum=None, replace=False, out=None):
     """Intersection: ``z(i) = op(x(i), y(i))`` where both are present; absent elsewhere.
 
@@ -82,6 +85,7 @@ def ewise_mult(x, y, op, *, mask=None, accum=None, replace=False, out=None):
     return _write.write(out, tk, tv, x.shape, mask, accum, replace)
 
 
+@_v.gpu_memory("apply")
 def apply(x, op, *, left=None, right=None, thunk=None, mask=None, accum=None, replace=False, out=None):
     """Apply an operator to every entry: ``z(i) = f(x(i))``; the structure is kept.
 
@@ -139,6 +143,7 @@ def apply(x, op, *, left=None, right=None, thunk=None, mask=None, accum=None, re
     return _write.write(out, keys, tv, x.shape, mask, accum, replace)
 
 
+@_v.gpu_memory("select")
 def select(x, op, thunk=0, *, mask=None, accum=None, replace=False, out=None):
     """Keep the entries where an index-unary predicate holds: ``z(i) = x(i) if f(x(i), i, j, thunk)``.
 

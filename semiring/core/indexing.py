@@ -14,6 +14,7 @@ from ..backends._xp import repeat, xp_of
 from ..backends.cpu import sparse as _sp
 from ..exceptions import DimensionMismatch, InvalidValue
 from . import _args, _write
+from . import _validate as _v
 from .matrix import Matrix
 from .vector import Vector
 
@@ -97,6 +98,7 @@ class _Region:
         return (uk, uv) if self.I is None else _sp.sort_by_key(self.I[uk], uv)
 
 
+@_v.gpu_memory("assign")
 def assign(out, u, indices=None, *, mask=None, accum=None, replace=False):
     """``out<mask, replace>(I) = accum(out(I), u)`` (and ``out(I, J)`` for a Matrix).
 
@@ -168,6 +170,7 @@ def _restrict(keys, region):
     return keys[region.contains(keys)]
 
 
+@_v.gpu_memory("extract")
 def extract(x, rows=None, cols=None, *, mask=None, accum=None, replace=False, out=None):
     """``w<mask> = accum(w, u(I))``, ``C<mask> = accum(C, A(I, J))``.
 

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from ..backends._xp import xp_of
 from ..backends.cpu import products as _k
 from ..exceptions import DimensionMismatch, InvalidValue
@@ -17,19 +19,35 @@ from .vector import Vector
 #: alpha = 15 favours push because a pull may stop early); on the CPU with NumPy neither side
 #: stops early and a term costs about the same either way, so the switch is at equal work.
 PUSH_PULL_RATIO = 1.0
-_DIRECTIONS = ("auto", "push", "pull")
+_DIRECTIONS = ("auto", "push", "pull", "edge")
 
 
-def _direction(direction, u, A_nvals, n_in, n_out, mask, what):
+@dataclass
+class ProductChoice:
+    """One ``mxv``/``vxm`` call's direction, as recorded in a caller's ``trace`` list.
+
+    ``push_terms``/``pull_terms`` are the estimates the choice compared: input entries times
+    the mean degree, and allowed outputs times the mean degree.
+    """
+
+    op: str
+    direction: str
+    input_nvals: int
+    allowed_outputs: int
+    push_terms: float
+    pull_terms: float
+
+
+def _direction(direction, u, A_nvals, n_in, n_out, mask, what, trace=None):
     """Push or pull, by the product terms each would expand.
 
     Push expands every entry of u (about ``nvals(u) * nvals(A) / n_in`` terms); pull visits
     the output positions the mask allows (about ``allowed * nvals(A) / n_out`` terms).
+    "edge" (edge-centric: one GPU thread per stored entry of A, for small graphs) is taken
+    only when asked for.
     """
     if direction not in _DIRECTIONS:
         raise InvalidValue(f"{what}: direction must be one of {_DIRECTIONS}; given {direction!r}")
-    if direction != "auto":
-        return direction
     push_terms = u.nvals * A_nvals / max(n_in, 1)
     if mask is None:
         allowed = n_out
@@ -37,7 +55,11 @@ def _direction(direction, u, A_nvals, n_in, n_out, mask, what):
         m = mask.parent.nvals if mask.structural else mask.true_keys().shape[0]
         allowed = n_out - m if mask.complement else m
     pull_terms = allowed * A_nvals / max(n_out, 1)
-    return "push" if push_terms < PUSH_PULL_RATIO * pull_terms else "pull"
+    if direction == "auto":
+        direction = "push" if push_terms < PUSH_PULL_RATIO * pull_terms else "pull"
+    if trace is not None:
+        trace.append(ProductChoice(what, direction, u.nvals, allowed, push_terms, pull_terms))
+    return direction
 
 
 def _rows(mask):
@@ -68,7 +90,8 @@ def _allowed(A, mask):
     return {"allowed": mask.allows_dense()} if A.device == "gpu" and mask is not None else {}
 
 
-def mxv(A, u, semiring, *, mask=None, accum=None, replace=False, out=None, direction="auto"):
+@_v.gpu_memory("mxv")
+def mxv(A, u, semiring, *, mask=None, accum=None, replace=False, out=None, direction="auto", trace=None):
     """Matrix-vector product ``w<mask, replace> = accum(w, A ⊕.⊗ u)``.
 
     ``w(i) = ⊕_k A(i,k) ⊗ u(k)`` over the k where both are present; rows with no such k are
@@ -88,9 +111,12 @@ def mxv(A, u, semiring, *, mask=None, accum=None, replace=False, out=None, direc
         Delete entries of ``out`` outside the mask (needs a mask).
     out : Vector, size m, optional
         Written in place and returned; otherwise a new Vector is returned.
-    direction : {"auto", "push", "pull"}
+    direction : {"auto", "push", "pull", "edge"}
         Pull = a dot product per allowed row of A; push = expand the columns of A selected by
-        u's entries (via the cached ``A.T``). The result is the same.
+        u's entries (via the cached ``A.T``); edge = one GPU thread per stored entry of A
+        (edge-centric, for small graphs). The result is the same.
+    trace : list, optional
+        Receives a :class:`ProductChoice` recording the direction taken and why.
 
     Returns
     -------
@@ -115,7 +141,10 @@ def mxv(A, u, semiring, *, mask=None, accum=None, replace=False, out=None, direc
     s.output_dtype(A.dtype, u.dtype)
     mask, accum = _write.prepare(out, (A.nrows,), mask, accum, replace, what)
     k = _kernels(A)
-    if _direction(direction, u, A.nvals, A.ncols, A.nrows, mask, what) == "push":
+    d = _direction(direction, u, A.nvals, A.ncols, A.nrows, mask, what, trace)
+    if d == "edge":
+        tk, tv = k.edge(A, u, s, keep=_keep(mask), is_vxm=False, **_allowed(A, mask))
+    elif d == "push":
         idx, vals = u._keys()
         tk, tv = k.vxm(idx, vals, A.T, s, keep=_keep(mask), flip=True, **_allowed(A, mask))
     else:
@@ -123,7 +152,8 @@ def mxv(A, u, semiring, *, mask=None, accum=None, replace=False, out=None, direc
     return _write.write(out, tk, tv, (A.nrows,), mask, accum, replace)
 
 
-def vxm(u, A, semiring, *, mask=None, accum=None, replace=False, out=None, direction="auto"):
+@_v.gpu_memory("vxm")
+def vxm(u, A, semiring, *, mask=None, accum=None, replace=False, out=None, direction="auto", trace=None):
     """Vector-matrix product ``w<mask, replace> = accum(w, u ⊕.⊗ A)``.
 
     ``w(j) = ⊕_k u(k) ⊗ A(k,j)``: with ``u`` a frontier and ``any_pair``, the out-neighbours.
@@ -135,9 +165,12 @@ def vxm(u, A, semiring, *, mask=None, accum=None, replace=False, out=None, direc
     semiring : Semiring or str
     mask, accum, replace, out
         As in :func:`mxv`, for a size-n result.
-    direction : {"auto", "push", "pull"}
+    direction : {"auto", "push", "pull", "edge"}
         Push = expand the rows of A at u's entries (SpMSpV); pull = a dot product per
-        allowed column of A (rows of the cached ``A.T``).
+        allowed column of A (rows of the cached ``A.T``); edge = one GPU thread per stored
+        entry of A.
+    trace : list, optional
+        Receives a :class:`ProductChoice` recording the direction taken and why.
 
     Returns
     -------
@@ -158,7 +191,10 @@ def vxm(u, A, semiring, *, mask=None, accum=None, replace=False, out=None, direc
     s.output_dtype(u.dtype, A.dtype)
     mask, accum = _write.prepare(out, (A.ncols,), mask, accum, replace, what)
     k = _kernels(A)
-    if _direction(direction, u, A.nvals, A.nrows, A.ncols, mask, what) == "push":
+    d = _direction(direction, u, A.nvals, A.nrows, A.ncols, mask, what, trace)
+    if d == "edge":
+        tk, tv = k.edge(A, u, s, keep=_keep(mask), is_vxm=True, **_allowed(A, mask))
+    elif d == "push":
         idx, vals = u._keys()
         tk, tv = k.vxm(idx, vals, A, s, keep=_keep(mask), **_allowed(A, mask))
     else:
@@ -166,6 +202,7 @@ def vxm(u, A, semiring, *, mask=None, accum=None, replace=False, out=None, direc
     return _write.write(out, tk, tv, (A.ncols,), mask, accum, replace)
 
 
+@_v.gpu_memory("mxm")
 def mxm(A, B, semiring, *, mask=None, accum=None, replace=False, out=None):
     """Matrix-matrix product ``C<mask, replace> = accum(C, A ⊕.⊗ B)`` (Gustavson's row-wise SpGEMM).
 

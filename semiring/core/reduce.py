@@ -8,6 +8,7 @@ import numpy as np
 from ..backends._xp import xp_of
 from ..ops.monoid import Monoid, reduce_runs
 from . import _args, _write
+from . import _validate as _v
 from .matrix import Matrix
 
 
@@ -26,6 +27,7 @@ def _monoid_or_op(m, what):
     return _args.binary_or_monoid(m, what) if not isinstance(m, str) else _args.monoid(m, what)
 
 
+@_v.gpu_memory("reduce_rowwise")
 def reduce_rowwise(A, monoid, *, mask=None, accum=None, replace=False, out=None):
     """``w(i) = ⊕_j A(i,j)``; rows without entries are absent in ``w``.
 
@@ -57,6 +59,7 @@ def reduce_rowwise(A, monoid, *, mask=None, accum=None, replace=False, out=None)
     return _write.write(out, tk, tv, (A.nrows,), mask, accum, replace)
 
 
+@_v.gpu_memory("reduce_columnwise")
 def reduce_columnwise(A, monoid, *, mask=None, accum=None, replace=False, out=None):
     """``w(j) = ⊕_i A(i,j)``, computed on the cached transpose. See :func:`reduce_rowwise`.
 
@@ -72,6 +75,7 @@ def reduce_columnwise(A, monoid, *, mask=None, accum=None, replace=False, out=No
     return _write.write(out, tk, tv, (A.ncols,), mask, accum, replace)
 
 
+@_v.gpu_memory("reduce_scalar")
 def reduce_scalar(x, monoid):
     """``s = ⊕ x(i)`` over every entry of a Vector or Matrix.
 

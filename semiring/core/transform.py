@@ -8,9 +8,11 @@ import numpy as np
 from ..backends._xp import repeat, xp_of
 from ..backends.cpu import sparse as _sp
 from . import _args, _write
+from . import _validate as _v
 from .matrix import Matrix
 
 
+@_v.gpu_memory("transpose")
 def transpose(A, *, mask=None, accum=None, replace=False, out=None):
     """``C<mask, replace> = accum(C, A^T)``.
 
@@ -32,6 +34,7 @@ def transpose(A, *, mask=None, accum=None, replace=False, out=None):
     return _write.write(out, tk, tv.copy(), shape, mask, accum, replace)
 
 
+@_v.gpu_memory("kronecker")
 def kronecker(A, B, op, *, mask=None, accum=None, replace=False, out=None):
     """Kronecker product ``C(iA*mB + iB, jA*nB + jB) = op(A(iA,jA), B(iB,jB))``.
 

@@ -134,3 +134,13 @@ def mxm(A, B, semiring, keep=None, row_allowed=None):
     if not out_k:
         return _empty(xp, semiring, A.dtype, B.dtype)
     return xp.concatenate(out_k), xp.concatenate(out_v)
+
+
+def edge(A, u, semiring, keep=None, is_vxm=False):
+    """Edge-centric product over every stored entry of A (COO order). On the CPU this is the
+    push expansion of all of u's entries; ``is_vxm`` means the user's product is ``vxm``
+    (u(k) * A(k, j), expanding A's rows) rather than ``mxv`` (A(i, k) * u(k), A's columns)."""
+    idx, vals = u._keys()
+    if is_vxm:
+        return vxm(idx, vals, A, semiring, keep=keep)
+    return vxm(idx, vals, A.T, semiring, keep=keep, flip=True)

@@ -57,12 +57,13 @@ extern "C" __global__ void pull(const long long* rows, long long nsel, const lon
 """
 
 _PUSH = r"""
-extern "C" __global__ void push(long long nterms, const long long* kk, const long long* pos,
+extern "C" __global__ void KIND(long long nterms, const long long* kk, const long long* pos,
         const long long* indices, const TA* avals, const TU* uvals_rep, const bool* allowed,
-        int use_allowed, TZ* out, bool* flag) {
+        int use_allowed, TZ* out, bool* flag, const bool* srcpresent) {
     long long t = (long long)blockIdx.x * blockDim.x + threadIdx.x;
     if (t >= nterms) return;
-    long long p = pos[t], k = kk[t], jj = indices[p];
+    long long p = POS_EXPR, k = kk[t], jj = indices[p];
+    SOURCE_CHECK
     if (use_allowed && !allowed[jj]) return;
     TZ z;
     {
@@ -104,7 +105,7 @@ def _source(template, semiring, da, du, flip, push):
     # kernel walks A's rows (A' = A^T when flip computes vxm); push expands A's rows by the
     # frontier (A' = A^T when flip computes mxv).
     if push:
-        a_term, u_term = "avals[p]", "uvals_rep[t]"
+        a_term, u_term = "avals[p]", ("uvals_rep[k]" if push == "edge" else "uvals_rep[t]")
         i_expr, j_expr = ("jj", "0") if flip else ("0", "jj")
         x_expr, y_expr = (a_term, u_term) if flip else (u_term, a_term)
     else:
@@ -118,6 +119,8 @@ def _source(template, semiring, da, du, flip, push):
            .replace("IS_ANY", "true" if m.is_any else "false"))
     if not push:
         return src.replace("MONOID", m.op.cuda if not m.is_any else "y"), tz
+    src = src.replace("KIND", push).replace("POS_EXPR", "t" if push == "edge" else "pos[t]").replace(
+        "SOURCE_CHECK", "if (!srcpresent[k]) return;" if push == "edge" else "")
     ct = CTYPE[tz.name]
     if m.is_any:
         combine = "out[jj] = z;"
@@ -137,7 +140,8 @@ def _kernel(kind, semiring, da, du, flip):
     key = (kind, semiring.name, id(semiring), np.dtype(da).name, np.dtype(du).name, flip,
            cp.cuda.runtime.getDevice())
     if key not in _cache:
-        src, tz = _source(_PUSH if kind == "push" else _PULL, semiring, da, du, flip, kind == "push")
+        src, tz = _source(_PULL if kind == "pull" else _PUSH, semiring, da, du, flip,
+                          False if kind == "pull" else kind)
         _cache[key] = (cp.RawKernel(src, kind), tz)
     return _cache[key]
 
@@ -184,6 +188,29 @@ def vxm(u_idx, u_vals, A, semiring, keep=None, flip=False, allowed=None):
     use = allowed is not None
     if pos.shape[0]:
         kern(*_grid(pos.shape[0]), (np.int64(pos.shape[0]), kk, pos, A._indices, A._values, urep,
-                                     allowed if use else flag, np.int32(use), out, flag))
+                                     allowed if use else flag, np.int32(use), out, flag, flag))
+    idx = cp.flatnonzero(flag)
+    return idx, out[idx]
+
+
+def edge(A, u, semiring, keep=None, is_vxm=False, allowed=None):
+    """Edge-centric product: one thread per stored entry of A (or of A^T for ``mxv``), each
+    checking its source in u's bitmap; for small graphs, where expanding a frontier costs more
+    than touching every edge."""
+    import cupy as cp
+
+    if not supports(semiring, A.dtype, u.dtype, push=True) or (keep is not None and allowed is None):
+        return _generic.edge(A, u, semiring, keep=keep, is_vxm=is_vxm)
+    M = A if is_vxm else A.T
+    kern, tz = _kernel("edge", semiring, A.dtype, u.dtype, not is_vxm)
+    present, dense = u._bitmap()
+    m = semiring.monoid
+    out = cp.full(M.ncols, m.identity_for(tz) if not m.is_any else 0, dtype=tz)
+    flag = cp.zeros(M.ncols, dtype=cp.bool_)
+    nnz = M.nvals
+    if nnz:
+        use = allowed is not None
+        kern(*_grid(nnz), (np.int64(nnz), M._row_ids(), M._row_ids(), M._indices, M._values, dense,
+                           allowed if use else flag, np.int32(use), out, flag, present))
     idx = cp.flatnonzero(flag)
     return idx, out[idx]
