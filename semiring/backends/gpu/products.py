@@ -7,6 +7,10 @@ from the multiply's and the monoid's CUDA snippets and cached per (semiring, typ
 - push (``vxm``; ``mxv`` by the transpose): the frontier's edges are expanded once (each
   thread one edge: load balance by edge, merge-path style), and each term is combined into a
   dense output with an atomic compare-and-swap of the monoid (a plain store for ``any``).
+  The output positions are collected as a queue: block-private shared-memory queues, each
+  flushed to the global queue with one atomic per block.
+- edge-centric (``direction="edge"``): one thread per stored entry of A, checking its source
+  in the input's bitmap; same combine and queue.
 
 Products the kernels cannot express exactly (integer ``div`` by zero rules, 1- and 2-byte
 atomics, operators without a snippet) go to the generic path, the CPU's array code on CuPy.
@@ -57,22 +61,46 @@ extern "C" __global__ void pull(const long long* rows, long long nsel, const lon
 """
 
 _PUSH = r"""
+#define QCAP 1024
 extern "C" __global__ void KIND(long long nterms, const long long* kk, const long long* pos,
         const long long* indices, const TA* avals, const TU* uvals_rep, const bool* allowed,
-        int use_allowed, TZ* out, bool* flag, const bool* srcpresent) {
+        int use_allowed, TZ* out, int* flag, const bool* srcpresent,
+        long long* queue, unsigned long long* qlen) {
+    // The output frontier is built as a queue: a thread that first touches a position
+    // appends it to its block's shared-memory queue; the block then reserves room in the
+    // global queue with one atomic and copies its queue there (privatization).
+    __shared__ long long bq[QCAP];
+    __shared__ unsigned int bn;
+    __shared__ unsigned long long base;
+    if (threadIdx.x == 0) bn = 0;
+    __syncthreads();
     long long t = (long long)blockIdx.x * blockDim.x + threadIdx.x;
-    if (t >= nterms) return;
-    long long p = POS_EXPR, k = kk[t], jj = indices[p];
-    SOURCE_CHECK
-    if (use_allowed && !allowed[jj]) return;
-    TZ z;
-    {
-        long long i = I_EXPR, j = J_EXPR;
-        TIN x = (TIN)(X_EXPR), y = (TIN)(Y_EXPR);
-        z = (TZ)(MULT);
+    bool active = t < nterms;
+    long long p = 0, k = 0, jj = 0;
+    if (active) {
+        p = POS_EXPR; k = kk[t]; jj = indices[p];
+        SOURCE_CHECK
+        if (use_allowed && !allowed[jj]) active = false;
     }
-    COMBINE
-    flag[jj] = true;
+    if (active) {
+        TZ z;
+        {
+            long long i = I_EXPR, j = J_EXPR;
+            TIN x = (TIN)(X_EXPR), y = (TIN)(Y_EXPR);
+            z = (TZ)(MULT);
+        }
+        COMBINE
+        if (atomicExch(&flag[jj], 1) == 0) {
+            unsigned int slot = atomicAdd(&bn, 1u);
+            if (slot < QCAP) bq[slot] = jj;
+            else queue[atomicAdd(qlen, 1ull)] = jj;  // a full block queue spills to the global one
+        }
+    }
+    __syncthreads();
+    unsigned int n = bn < QCAP ? bn : QCAP;
+    if (threadIdx.x == 0) base = atomicAdd(qlen, (unsigned long long)n);
+    __syncthreads();
+    for (unsigned int s = threadIdx.x; s < n; s += blockDim.x) queue[base + s] = bq[s];
 }
 """
 
@@ -120,7 +148,7 @@ def _source(template, semiring, da, du, flip, push):
     if not push:
         return src.replace("MONOID", m.op.cuda if not m.is_any else "y"), tz
     src = src.replace("KIND", push).replace("POS_EXPR", "t" if push == "edge" else "pos[t]").replace(
-        "SOURCE_CHECK", "if (!srcpresent[k]) return;" if push == "edge" else "")
+        "SOURCE_CHECK", "if (!srcpresent[k]) active = false;" if push == "edge" else "")
     ct = CTYPE[tz.name]
     if m.is_any:
         combine = "out[jj] = z;"
@@ -182,14 +210,24 @@ def vxm(u_idx, u_vals, A, semiring, keep=None, flip=False, allowed=None):
     kk = repeat(u_idx, counts)
     urep = repeat(u_vals, counts)
     m = semiring.monoid
-    ident = m.identity_for(tz) if not m.is_any else 0
-    out = cp.full(A.ncols, ident, dtype=tz)
-    flag = cp.zeros(A.ncols, dtype=cp.bool_)
-    use = allowed is not None
-    if pos.shape[0]:
-        kern(*_grid(pos.shape[0]), (np.int64(pos.shape[0]), kk, pos, A._indices, A._values, urep,
-                                     allowed if use else flag, np.int32(use), out, flag, flag))
-    idx = cp.flatnonzero(flag)
+    out = cp.full(A.ncols, m.identity_for(tz) if not m.is_any else 0, dtype=tz)
+    return _launch(kern, pos.shape[0], (kk, pos, A._indices, A._values, urep), allowed, out, None)
+
+
+def _launch(kern, nterms, operands, allowed, out, srcpresent):
+    """Run a push/edge kernel; return the output queue (sorted) and the values there."""
+    import cupy as cp
+
+    n = out.shape[0]
+    flag = cp.zeros(n, dtype=cp.int32)
+    queue = cp.empty(max(n, 1), dtype=cp.int64)
+    qlen = cp.zeros(1, dtype=cp.uint64)
+    if nterms:
+        use = allowed is not None
+        dummy = cp.zeros(1, dtype=cp.bool_)
+        kern(*_grid(nterms), (np.int64(nterms), *operands, allowed if use else dummy, np.int32(use), out, flag,
+                              dummy if srcpresent is None else srcpresent, queue, qlen))
+    idx = cp.sort(queue[: int(qlen[0])])
     return idx, out[idx]
 
 
@@ -206,11 +244,5 @@ def edge(A, u, semiring, keep=None, is_vxm=False, allowed=None):
     present, dense = u._bitmap()
     m = semiring.monoid
     out = cp.full(M.ncols, m.identity_for(tz) if not m.is_any else 0, dtype=tz)
-    flag = cp.zeros(M.ncols, dtype=cp.bool_)
-    nnz = M.nvals
-    if nnz:
-        use = allowed is not None
-        kern(*_grid(nnz), (np.int64(nnz), M._row_ids(), M._row_ids(), M._indices, M._values, dense,
-                           allowed if use else flag, np.int32(use), out, flag, present))
-    idx = cp.flatnonzero(flag)
-    return idx, out[idx]
+    rows = M._row_ids()
+    return _launch(kern, M.nvals, (rows, rows, M._indices, M._values, dense), allowed, out, present)
