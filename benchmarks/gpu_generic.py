@@ -35,10 +35,11 @@ def main():
     p = argparse.ArgumentParser()
     p.add_argument("--scale", type=int, default=20)
     p.add_argument("--roots", type=int, default=3)
+    p.add_argument("--directions", default="auto,push,pull")
     args = p.parse_args()
     t = time.perf_counter()
     W = sr.generators.kronecker(args.scale, weights=(1, 255))
-    A = sr.generators.kronecker(args.scale)
+    A = sr.apply(W, sr.unary.one).dup("bool")  # the same graph's pattern
     print(f"kron{args.scale}: {A.nrows} vertices, {A.nvals} entries, generated in {time.perf_counter() - t:.1f} s")
     Ag, Wg = A.to("gpu"), W.to("gpu")
     G, GW = sr.algorithms.Graph(Ag, "undirected"), sr.algorithms.Graph(Wg, "undirected")
@@ -50,7 +51,7 @@ def main():
         s = int(s)
         for path in ("generic", "fast"):
             fast.ENABLED = path == "fast"
-            for direction in ("auto", "push", "pull"):
+            for direction in args.directions.split(","):
                 ms, r = timed(lambda: sr.algorithms.bfs(G, s, direction=direction), 3)
                 check_bfs(A, s, r.level)
                 edges = deg[np.asarray(r.level.to_coo()[0].get())].sum() / 2
