@@ -35,7 +35,7 @@ ALPHA = 15.0
 #: Switch pull -> push when the frontier has fewer than n / BETA vertices and is shrinking
 #: (GAP uses 18; LAGraph's beta1 = 8, beta2 = 512 play the same role).
 BETA = 18.0
-_DIRECTIONS = ("auto", "push", "pull")
+_DIRECTIONS = ("auto", "push", "pull", "edge")
 
 
 @dataclass
@@ -86,8 +86,9 @@ def bfs(A, source, *, parents=False, direction="auto", max_depth=None, determini
         0 <= source < n.
     parents : bool, default False
         Also return a BFS-tree parent for every reached vertex.
-    direction : {"auto", "push", "pull"}
-        "auto" switches per level with Beamer's heuristic (:data:`ALPHA`, :data:`BETA`).
+    direction : {"auto", "push", "pull", "edge"}
+        "auto" switches per level with Beamer's heuristic (:data:`ALPHA`, :data:`BETA`);
+        "edge" runs every level edge-centric (one GPU thread per edge; for small graphs).
     max_depth : int, optional
         Stop after this many levels.
     deterministic : bool, default False
@@ -151,13 +152,18 @@ def bfs(A, source, *, parents=False, direction="auto", max_depth=None, determini
             # q<!level.S, replace> = AT any.pair q   (secondi: the frontier index k)
             q = _core.mxv(G.AT, q, s, mask=~level.S, direction="pull")
             examined = unvisited_edges
+        elif direction == "edge":
+            # q<!level.S, replace> = q any.pair A, one thread per edge of A
+            q = _core.vxm(q, G.A, s, mask=~level.S, direction="edge")
+            examined = G.nedges
         else:
             # q<!level.S, replace> = q any.pair A
             q = _core.vxm(q, G.A, s, mask=~level.S, direction="push")
             examined = frontier_edges
         unexplored -= frontier_edges
         nq_last = nq
-        trace.append(LevelTrace(depth, "pull" if use_pull else "push", nq, examined, q.nvals))
+        used = "pull" if use_pull else ("edge" if direction == "edge" else "push")
+        trace.append(LevelTrace(depth, used, nq, examined, q.nvals))
         if not q.nvals:
             break
         # level<q.S> = depth
