@@ -351,3 +351,40 @@ def test_hypothesis_parity_over_the_write_step_grid(grid, data):
                    replace=replace),
          sr.assign(g(C), g(B), (None, None), mask=lib_mask(mask_kind, g(MM)), accum=accum and sr.binary.max,
                    replace=replace))
+
+
+@gpu
+def test_command_line_on_gpu(tmp_path, capsys):
+    from semiring.cli import main
+
+    out = tmp_path / "levels.csv"
+    assert main(["bfs", "kron:10", "--device", "gpu", "--parents", "--output", str(out)]) == 0
+    assert main(["sssp", "grid2d:20", "--device", "gpu"]) == 0
+    assert main(["color", "rgg:10", "--device", "gpu"]) == 0
+    assert main(["bench", "--scale", "8", "--roots", "2", "--sssp-roots", "1", "--device", "gpu"]) == 0
+    text = capsys.readouterr().out
+    assert "device gpu" in text and "all results validated" in text
+    A = sr.generators.kronecker(10)
+    parent = np.loadtxt(out, delimiter=",", skiprows=1, dtype=np.int64)
+    check_bfs(A, 0, sr.algorithms.bfs(A, 0).level,
+              sr.Vector.from_coo(parent[:, 0], parent[:, 1], size=A.nrows, dtype="int64"))
+
+
+@gpu
+def test_gpu_out_of_memory_is_a_memory_error_and_leaves_inputs_intact():
+    import cupy as cp
+
+    A = sr.generators.kronecker(10).to("gpu")
+    u = sr.Vector.from_coo([0, 1], [True, True], size=A.nrows, device="gpu")
+    w = sr.Vector.from_coo([3], [True], size=A.nrows, device="gpu")
+    before = [asnumpy(t) for t in w.to_coo()]
+    pool = cp.get_default_memory_pool()
+    old = pool.get_limit()
+    try:
+        pool.free_all_blocks()
+        pool.set_limit(size=pool.used_bytes() + 1024)  # the next sizeable allocation fails
+        with pytest.raises(MemoryError, match="vxm: the GPU ran out of memory"):
+            sr.vxm(u, A, sr.semirings.any_pair, out=w, accum=sr.binary.lor)
+    finally:
+        pool.set_limit(size=old)
+    assert all(np.array_equal(a, asnumpy(b)) for a, b in zip(before, w.to_coo()))

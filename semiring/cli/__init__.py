@@ -46,7 +46,12 @@ def _parser():
 
 
 def _device(name):
-    return "cpu" if name == "auto" else name  # "auto" picks the GPU once the GPU backend exists
+    """The device for --device: "auto" is the GPU when CuPy finds one, else the CPU."""
+    if name == "auto":
+        from ..backends import gpu
+
+        return "gpu" if gpu.available() else "cpu"
+    return name
 
 
 def main(argv=None):

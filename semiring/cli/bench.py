@@ -14,6 +14,7 @@ import numpy as np
 import scipy.sparse.csgraph as csgraph
 
 from .. import algorithms, generators
+from ..backends._xp import asnumpy
 from ..testing import validate
 
 
@@ -51,7 +52,7 @@ def bench(scale=16, roots=16, sssp_roots=4, seed=0, device="cpu", out=None):
         r = algorithms.bfs(G, int(s), parents=True)
         bfs_t.append(time.perf_counter() - t)
         validate.check_bfs(A, int(s), r.level, r.parent)
-        reached = r.level.to_coo()[0]
+        reached = asnumpy(r.level.to_coo()[0])
         deg = np.diff(S.indptr)[reached]
         teps.append(deg.sum() / 2 / bfs_t[-1])
         t = time.perf_counter()

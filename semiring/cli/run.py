@@ -8,6 +8,7 @@ import time
 import numpy as np
 
 from .. import algorithms, io
+from ..backends._xp import asnumpy
 from ..core.matrix import Matrix
 from ..exceptions import InvalidValue
 from ..testing import validate
@@ -17,7 +18,7 @@ from . import graphs
 def write_result(path, vec, header):
     """Write a result Vector: ``.csv`` (``vertex,value`` per present entry) or ``.mtx``
     (an n x 1 Matrix Market coordinate matrix)."""
-    idx, vals = vec.to_coo()
+    idx, vals = (asnumpy(a) for a in vec.to_coo())
     if path.endswith(".mtx"):
         io.write_mtx(path, Matrix.from_coo(idx, np.zeros_like(idx), vals, nrows=vec.size, ncols=1),
                      comment=header)
@@ -67,7 +68,7 @@ def cmd_sssp(args):
     r = algorithms.sssp(G, s, method=args.method, delta=args.delta)
     t1 = time.perf_counter()
     reached = validate.check_sssp(A, s, r.distance)
-    idx, d = r.distance.to_coo()
+    idx, d = (asnumpy(a) for a in r.distance.to_coo())
     extra = f", delta {r.delta:g}" if r.delta else ""
     print(f"sssp from {s} ({r.method}{extra}): {reached:,} reached, max distance {d.max()}, "
           f"sum {d.sum()}, {r.rounds} rounds, {1e3 * (t1 - t0):.1f} ms, validated")
