@@ -55,8 +55,8 @@ def scalars(dtype):
 
 @st.composite
 def _positions(draw, npos):
-    """Sorted present positions out of ``npos``: none, all, a random subset, or a few."""
-    modes = ("empty", "full", "random", "random", "random", "few") if npos <= 256 else ("empty", "few", "few")
+    """Sorted present positions out of ``npos``: none, all, about half, about 3/4, or a few."""
+    modes = ("empty", "full", "half", "dense", "dense", "few") if npos <= 256 else ("empty", "few", "few")
     mode = draw(st.sampled_from(modes))
     if mode == "empty" or npos == 0:
         return []
@@ -64,7 +64,8 @@ def _positions(draw, npos):
         return list(range(npos))
     if mode == "few":
         return sorted(draw(st.lists(st.integers(0, npos - 1), unique=True, max_size=6)))
-    return [p for p, hit in enumerate(draw(st.lists(st.booleans(), min_size=npos, max_size=npos))) if hit]
+    flags = st.booleans() if mode == "half" else st.integers(0, 3).map(bool)
+    return [p for p, hit in enumerate(draw(st.lists(flags, min_size=npos, max_size=npos))) if hit]
 
 
 def _dtype(draw, dtype):

@@ -22,7 +22,8 @@ from _strategies import (
 
 B, M, S, U, IU = sr.binary, sr.monoid, sr.semirings, sr.unary, sr.indexunary
 SEMIRINGS = (S.plus_times, S.min_plus, S.max_second, S.lor_land, S.any_pair, S.plus_pair,
-             S.min_secondi, S.any_secondi, S.min_first, S.max_times)
+             S.min_secondi, S.any_secondi, S.min_first, S.max_times,
+             S.min_firsti, S.max_firstj, S.max_secondj)  # positional: i, k, j of A(i,k) (x) B(k,j)
 EWISE_OPS = (B.plus, B.minus, B.times, B.min, B.max, B.first, B.second, B.pair, B.eq, B.lt, B.lor,
              M.plus, M.max)
 KRON_OPS = (B.times, B.plus, B.first, B.second, B.min, B.minus, B.pair)
@@ -269,7 +270,7 @@ FORCED = [("Vector.BITMAP_DENSITY", 0.0), ("Vector.BITMAP_DENSITY", 2.0), ("MXM_
 
 
 @pytest.mark.parametrize("forced", FORCED, ids=lambda f: f"{f[0]}={f[1]}")
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow,
                                                                  HealthCheck.data_too_large])
 @given(data=st.data())
 def test_operation_matches_reference_on_every_path(forced, data):
@@ -404,3 +405,31 @@ def test_output_aliases_an_input(mask_kind, accum_name, data):
     rw = ref.from_semiring(w)
     ref.assert_same(sr.ewise_add(w, w, B.plus, mask=lib_mask(mask_kind, w), accum=accum, out=w),
                     ref.ewise_add(rw, rw, B.plus, mask=ref.mask(mask_kind, rw), accum=accum, out=rw))
+
+
+# -- the reference itself, on hand-computed examples (C API 2.0, 3.5.4) -------------------------
+# C = {0: 1, 1: 2, 2: 3}, T = {1: 10, 3: 30}; mask parent M = {1: True, 2: False, 3: True}.
+WRITE_EXAMPLES = [
+    (None, None, False, {1: 10, 3: 30}),                  # no mask: C = T (absent in T: deleted)
+    (None, "plus", False, {0: 1, 1: 12, 2: 3, 3: 30}),    # accum: union, plus where both
+    ("S", None, False, {0: 1, 1: 10, 3: 30}),             # allowed 1, 2, 3 take T; 0 kept
+    ("S", None, True, {1: 10, 3: 30}),                    # ... and 0 deleted by replace
+    ("V", None, False, {0: 1, 1: 10, 2: 3, 3: 30}),       # allowed 1, 3 (2 holds False)
+    ("~V", "plus", False, {0: 1, 1: 2, 2: 3}),            # allowed 0, 2 (T has none there); 1 kept
+    ("~S", "plus", True, {0: 1}),                         # allowed 0 only; the rest deleted
+    ("~S", "second", False, {0: 1, 1: 2, 2: 3}),          # nothing allowed changes
+]
+
+
+@pytest.mark.parametrize("mask_kind, accum_name, replace, expected", WRITE_EXAMPLES)
+def test_write_step_hand_examples(mask_kind, accum_name, replace, expected):
+    C = sr.Vector.from_coo([0, 1, 2], [1, 2, 3], size=4, dtype="int64")
+    Mv = sr.Vector.from_coo([1, 2, 3], [True, False, True], size=4)
+    T = sr.Vector.from_coo([1, 3], [10, 30], size=4, dtype="int64")
+    accum = ACCUMS[accum_name or "none"]
+    got_ref = ref.write(ref.from_semiring(C), ref.from_semiring(T), ref.mask(mask_kind, ref.from_semiring(Mv)),
+                        accum, replace)
+    assert got_ref.entries == expected
+    # the library, through an operation whose T is exactly T: apply(T, identity)
+    got = sr.apply(T, U.identity, mask=lib_mask(mask_kind, Mv), accum=accum, replace=replace, out=C)
+    assert ref.from_semiring(got).entries == expected
