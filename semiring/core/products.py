@@ -131,25 +131,7 @@ def mxv(A, u, semiring, *, mask=None, accum=None, replace=False, out=None, direc
     InvalidValue
         ``replace`` without mask, wrong argument kinds, NaN in a value mask.
     """
-    what = "mxv"
-    _args.require(A, Matrix, f"{what} A")
-    _args.require(u, Vector, f"{what} u")
-    s = _args.semiring(semiring, what)
-    if A.ncols != u.size:
-        raise DimensionMismatch(f"{what}: A is {A.nrows}x{A.ncols}, so u must have size {A.ncols}; given size {u.size}")
-    _v.same_device(A, u, out)
-    s.output_dtype(A.dtype, u.dtype)
-    mask, accum = _write.prepare(out, (A.nrows,), mask, accum, replace, what)
-    k = _kernels(A)
-    d = _direction(direction, u, A.nvals, A.ncols, A.nrows, mask, what, trace)
-    if d == "edge":
-        tk, tv = k.edge(A, u, s, keep=_keep(mask), is_vxm=False, **_allowed(A, mask))
-    elif d == "push":
-        idx, vals = u._keys()
-        tk, tv = k.vxm(idx, vals, A.T, s, keep=_keep(mask), flip=True, **_allowed(A, mask))
-    else:
-        tk, tv = k.mxv(A, u, s, rows=_rows(mask))
-    return _write.write(out, tk, tv, (A.nrows,), mask, accum, replace)
+    return _matvec("mxv", A, u, semiring, mask, accum, replace, out, direction, trace, is_vxm=False)
 
 
 @_v.gpu_memory("vxm")
@@ -181,25 +163,32 @@ def vxm(u, A, semiring, *, mask=None, accum=None, replace=False, out=None, direc
     DimensionMismatch, DomainMismatch, InvalidValue
         As in :func:`mxv`.
     """
-    what = "vxm"
-    _args.require(u, Vector, f"{what} u")
-    _args.require(A, Matrix, f"{what} A")
+    return _matvec("vxm", A, u, semiring, mask, accum, replace, out, direction, trace, is_vxm=True)
+
+
+def _matvec(what, A, u, semiring, mask, accum, replace, out, direction, trace, is_vxm):
+    """mxv (``A(i,k) * u(k)``) and vxm (``u(k) * A(k,j)``): checks, direction, kernel, write."""
+    for x, cls, name in ((u, Vector, "u"), (A, Matrix, "A"))[:: 1 if is_vxm else -1]:
+        _args.require(x, cls, f"{what} {name}")
     s = _args.semiring(semiring, what)
-    if A.nrows != u.size:
-        raise DimensionMismatch(f"{what}: A is {A.nrows}x{A.ncols}, so u must have size {A.nrows}; given size {u.size}")
+    n_in, n_out = (A.nrows, A.ncols) if is_vxm else (A.ncols, A.nrows)
+    if u.size != n_in:
+        raise DimensionMismatch(f"{what}: A is {A.nrows}x{A.ncols}, so u must have size {n_in}; given size {u.size}")
     _v.same_device(A, u, out)
-    s.output_dtype(u.dtype, A.dtype)
-    mask, accum = _write.prepare(out, (A.ncols,), mask, accum, replace, what)
+    s.output_dtype(*((u.dtype, A.dtype) if is_vxm else (A.dtype, u.dtype)))
+    mask, accum = _write.prepare(out, (n_out,), mask, accum, replace, what)
     k = _kernels(A)
-    d = _direction(direction, u, A.nvals, A.nrows, A.ncols, mask, what, trace)
+    d = _direction(direction, u, A.nvals, n_in, n_out, mask, what, trace)
     if d == "edge":
-        tk, tv = k.edge(A, u, s, keep=_keep(mask), is_vxm=True, **_allowed(A, mask))
+        tk, tv = k.edge(A, u, s, keep=_keep(mask), is_vxm=is_vxm, **_allowed(A, mask))
     elif d == "push":
+        # expand the rows of A (vxm) or of A^T (mxv; flip keeps the operands in the user's order)
         idx, vals = u._keys()
-        tk, tv = k.vxm(idx, vals, A, s, keep=_keep(mask), **_allowed(A, mask))
+        tk, tv = k.vxm(idx, vals, A if is_vxm else A.T, s, keep=_keep(mask), flip=not is_vxm, **_allowed(A, mask))
     else:
-        tk, tv = k.mxv(A.T, u, s, rows=_rows(mask), flip=True)
-    return _write.write(out, tk, tv, (A.ncols,), mask, accum, replace)
+        # a dot product per allowed row of A (mxv) or of A^T (vxm)
+        tk, tv = k.mxv(A.T if is_vxm else A, u, s, rows=_rows(mask), flip=is_vxm)
+    return _write.write(out, tk, tv, (n_out,), mask, accum, replace)
 
 
 @_v.gpu_memory("mxm")
