@@ -374,17 +374,18 @@ def test_command_line_on_gpu(tmp_path, capsys):
 def test_gpu_out_of_memory_is_a_memory_error_and_leaves_inputs_intact():
     import cupy as cp
 
-    A = sr.generators.kronecker(10).to("gpu")
-    u = sr.Vector.from_coo([0, 1], [True, True], size=A.nrows, device="gpu")
+    A = sr.generators.kronecker(12).to("gpu")
+    A.T  # noqa: B018  (cached before the limit, so the product itself must allocate)
+    u = sr.Vector.from_dense(np.ones(A.nrows, dtype=bool), device="gpu")
     w = sr.Vector.from_coo([3], [True], size=A.nrows, device="gpu")
     before = [asnumpy(t) for t in w.to_coo()]
     pool = cp.get_default_memory_pool()
     old = pool.get_limit()
     try:
         pool.free_all_blocks()
-        pool.set_limit(size=pool.used_bytes() + 1024)  # the next sizeable allocation fails
+        pool.set_limit(size=pool.used_bytes())  # every further allocation fails
         with pytest.raises(MemoryError, match="vxm: the GPU ran out of memory"):
-            sr.vxm(u, A, sr.semirings.any_pair, out=w, accum=sr.binary.lor)
+            sr.vxm(u, A, sr.semirings.any_pair, out=w, accum=sr.binary.lor, direction="push")
     finally:
         pool.set_limit(size=old)
     assert all(np.array_equal(a, asnumpy(b)) for a, b in zip(before, w.to_coo()))
