@@ -13,7 +13,6 @@ BFS from unvisited vertices counts the components.
 
 from __future__ import annotations
 
-import gzip
 import re
 from pathlib import Path
 

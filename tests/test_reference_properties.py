@@ -1,6 +1,8 @@
 """Every operation against the dict-of-keys reference (``semiring.testing.reference``), over the
 whole write-step grid: mask none/S/V/~S/~V x accum none/plus/min/second x replace x out
-None/existing (of any dtype, possibly the mask's own parent); plus algebraic laws.
+None/existing (of any dtype; sometimes the mask is over out itself); plus algebraic laws.
+Integer values are small (no overflow) and compared exactly; floats are multiples of 1/4 and are
+compared with a tolerance only where a plus/times reduction may sum in another order.
 
 GraphBLAS C API 2.0, 3.5.4: ``C<M, replace> = accum(C, T)``.
 """
@@ -16,7 +18,7 @@ import semiring as sr
 from semiring.testing import reference as ref
 
 from _strategies import (
-    ACCUMS, DTYPES, GRID, MASK_KINDS, Case, assert_unchanged, containers, dims, dtypes, float_rtol, grid_id,
+    ACCUMS, GRID, MASK_KINDS, Case, assert_unchanged, containers, dims, dtypes, float_rtol, grid_id,
     lib_mask, matrices, out_dtypes, scalars, snapshot, values, vec_dims, vectors,
 )
 
@@ -384,7 +386,7 @@ def test_mxv_equals_vxm_of_transpose(s1, s2, direction, data):
 def test_mxm_associativity(semiring, data):
     s = getattr(S, semiring)
     a, b, c, d = (data.draw(dims) for _ in range(4))
-    A, Bm, C = data.draw(matrices(a, b, "int64")), data.draw(matrices(b, c, "int64")), data.draw(matrices(c, d, "int64"))
+    A, Bm, C = (data.draw(matrices(r, c_, "int64")) for r, c_ in ((a, b), (b, c), (c, d)))
     ref.assert_same(sr.mxm(sr.mxm(A, Bm, s), C, s), ref.from_semiring(sr.mxm(A, sr.mxm(Bm, C, s), s)))
 
 
@@ -394,7 +396,7 @@ def test_mxm_associativity(semiring, data):
 @settings(max_examples=15, deadline=None)
 @given(data=st.data())
 def test_output_aliases_an_input(mask_kind, accum_name, data):
-    n, d = data.draw(dims), data.draw(st.sampled_from([x for x in DTYPES if x != "uint8"]))
+    n, d = data.draw(dims), data.draw(dtypes)
     A, w = data.draw(matrices(n, n, d)), data.draw(vectors(n, d))
     accum, s = ACCUMS[accum_name], data.draw(st.sampled_from((S.plus_times, S.min_plus, S.any_secondi)))
     rA, rw = ref.from_semiring(A), ref.from_semiring(w)
@@ -417,7 +419,7 @@ WRITE_EXAMPLES = [
     ("V", None, False, {0: 1, 1: 10, 2: 3, 3: 30}),       # allowed 1, 3 (2 holds False)
     ("~V", "plus", False, {0: 1, 1: 2, 2: 3}),            # allowed 0, 2 (T has none there); 1 kept
     ("~S", "plus", True, {0: 1}),                         # allowed 0 only; the rest deleted
-    ("~S", "second", False, {0: 1, 1: 2, 2: 3}),          # nothing allowed changes
+    ("~S", "second", False, {0: 1, 1: 2, 2: 3}),          # allowed 0 only, where T has nothing
 ]
 
 

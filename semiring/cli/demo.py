@@ -9,7 +9,6 @@ import sys
 import time
 
 import numpy as np
-import scipy.sparse as sp
 import scipy.sparse.csgraph as csgraph
 
 import semiring as sr

@@ -13,7 +13,6 @@ and checked, so an operation that raises leaves ``C`` as it was.
 
 from __future__ import annotations
 
-import numpy as np
 
 from .. import dtypes as _dt
 from ..backends.cpu import sparse as _sp

@@ -6,7 +6,6 @@
 
 from __future__ import annotations
 
-import numpy as np
 
 from .. import dtypes as _dt
 from ..backends._xp import xp_of

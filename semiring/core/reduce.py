@@ -3,7 +3,6 @@ write step) and ``reduce_scalar`` (GraphBLAS C API 2.0, section 4.3.10, GrB_redu
 
 from __future__ import annotations
 
-import numpy as np
 
 from ..backends._xp import xp_of
 from ..ops.monoid import Monoid, reduce_runs

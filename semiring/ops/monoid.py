@@ -106,7 +106,6 @@ class Monoid:
         ``starts`` is strictly increasing, starts at 0, and every run is non-empty.
         Returns one value per run, in ``domain_for(values.dtype)``.
         """
-        xp = _dt._xp(values)
         d = self.domain_for(values.dtype)
         values = _dt.cast(values, d, f"input of monoid {self.name}")
         if len(starts) == 0:

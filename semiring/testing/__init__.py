@@ -1,4 +1,5 @@
-"""Testing helpers: a dict-of-keys reference implementation of the GraphBLAS semantics.
+"""Testing helpers: ``reference``, a dict-of-keys reference implementation of the GraphBLAS
+semantics (import ``semiring.testing.validate`` for the result validators).
 
 >>> import semiring as sr
 >>> from semiring.testing import reference as ref
@@ -8,6 +9,6 @@ True
 """
 
 from . import reference
-from .reference import Choice, RefMask, RefMatrix, RefVector, assert_same, from_semiring
+from .reference import Choice, RefMask, RefMatrix, RefVector, assert_same, from_semiring, to_semiring
 
-__all__ = ["reference", "Choice", "RefMask", "RefMatrix", "RefVector", "assert_same", "from_semiring"]
+__all__ = ["reference", "Choice", "RefMask", "RefMatrix", "RefVector", "assert_same", "from_semiring", "to_semiring"]

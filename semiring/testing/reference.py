@@ -27,7 +27,7 @@ import numpy as np
 from ..ops._base import BinaryOp, IndexUnaryOp
 
 __all__ = [
-    "Choice", "RefVector", "RefMatrix", "RefMask", "from_semiring", "mask", "cast", "write",
+    "Choice", "RefVector", "RefMatrix", "RefMask", "from_semiring", "to_semiring", "mask", "cast", "write",
     "mxv", "vxm", "mxm", "ewise_add", "ewise_mult", "apply", "select", "reduce_rowwise",
     "reduce_columnwise", "reduce_scalar", "assign", "extract", "transpose", "kronecker",
     "assert_same", "values_equal",
@@ -179,15 +179,34 @@ def _new(shape, dtype, entries):
     return RefMatrix(shape[0], shape[1], dtype, entries)
 
 
+def _host(a):
+    return np.asarray(a.get() if hasattr(a, "get") and not isinstance(a, np.ndarray) else a)  # CuPy -> NumPy
+
+
 def from_semiring(x):
     """A RefVector / RefMatrix holding the entries of a ``semiring.Vector`` / ``Matrix``."""
     coo = x.to_coo()
     if len(coo) == 2:
-        idx, vals = (np.asarray(a) for a in coo)
+        idx, vals = (_host(a) for a in coo)
         return RefVector(x.size, x.dtype, {int(i): vals[t] for t, i in enumerate(idx)})
-    rows, cols, vals = (np.asarray(a) for a in coo)
+    rows, cols, vals = (_host(a) for a in coo)
     return RefMatrix(x.nrows, x.ncols, x.dtype,
                      {(int(i), int(j)): vals[t] for t, (i, j) in enumerate(zip(rows, cols))})
+
+
+def to_semiring(r, device="cpu"):
+    """A ``semiring.Vector`` / ``Matrix`` with the entries of a RefVector / RefMatrix (no Choice values)."""
+    import semiring as sr
+
+    keys = sorted(r.entries)
+    if any(isinstance(r.entries[p], Choice) for p in keys):
+        raise ValueError("to_semiring: a Choice (an 'any' result) has no single value")
+    vals = np.array([r.entries[p] for p in keys], dtype=r.dtype)
+    if isinstance(r, RefVector):
+        return sr.Vector.from_coo(np.array(keys, dtype=np.int64), vals, size=r.size, dtype=r.dtype, device=device)
+    rows = np.array([i for i, _ in keys], dtype=np.int64)
+    cols = np.array([j for _, j in keys], dtype=np.int64)
+    return sr.Matrix.from_coo(rows, cols, vals, nrows=r.nrows, ncols=r.ncols, dtype=r.dtype, device=device)
 
 
 class RefMask:
