@@ -389,3 +389,14 @@ def test_gpu_out_of_memory_is_a_memory_error_and_leaves_inputs_intact():
     finally:
         pool.set_limit(size=old)
     assert all(np.array_equal(a, asnumpy(b)) for a, b in zip(before, w.to_coo()))
+
+
+@gpu
+def test_gpu_storage_uses_int32_indices_while_they_fit():
+    A = sr.generators.kronecker(8).to("gpu")
+    assert A._indptr.dtype == np.int32 and A._indices.dtype == np.int32
+    assert A.T._indices.dtype == np.int32
+    rows, cols, _ = A.to_coo()
+    assert rows.dtype == np.int64 and cols.dtype == np.int64  # exports stay int64
+    back = A.to("cpu")
+    assert back._indices.dtype == np.int64 and back.isequal(sr.generators.kronecker(8))

@@ -17,7 +17,7 @@ from .matrix import Matrix
 def _indices(x):
     """(i, j) int64 arrays of every entry of a Vector (j = 0) or Matrix."""
     if isinstance(x, Matrix):
-        return x._row_ids(), x._indices
+        return x._row_ids(), x._indices.astype(np.int64, copy=False)
     k, _ = x._keys()
     return k, k * 0
 

@@ -228,7 +228,7 @@ def extract(x, rows=None, cols=None, *, mask=None, accum=None, replace=False, ou
     s = repeat(xp.arange(I.size, dtype=np.int64), counts)
     jorder = xp.argsort(J, kind="stable") if xp is np else xp.argsort(J)
     jsorted = J[jorder]
-    c = x._indices[pos]
+    c = x._indices[pos].astype(np.int64, copy=False)
     lo = xp.searchsorted(jsorted, c, side="left")
     cnt = xp.searchsorted(jsorted, c, side="right") - lo
     t = jorder[_sp.ragged_arange(lo, cnt)]

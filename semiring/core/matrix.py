@@ -158,7 +158,7 @@ class Matrix:
 
     def _keys(self):
         """(sorted row-major keys ``row * ncols + col``, values)."""
-        return self._row_ids() * self._ncols + self._indices, self._values
+        return self._row_ids() * self._ncols + self._indices.astype(np.int64, copy=False), self._values
 
     def _contains(self, keys):
         from ..backends.cpu.sparse import member
@@ -254,9 +254,10 @@ class Matrix:
             else:  # sort the entries by (column, row): keys of the transpose
                 from ..backends.cpu.sparse import sort_by_key
 
-                keys, vals = sort_by_key(self._indices * self._nrows + self._row_ids(), self._values)
-                T = Matrix._from_csr(self._ncols, self._nrows, self._dtype, *self._csr_parts(keys, vals, self._ncols,
-                                                                                                self._nrows))
+                keys, vals = sort_by_key(self._indices.astype(np.int64) * self._nrows + self._row_ids(), self._values)
+                indptr, indices, vals = self._csr_parts(keys, vals, self._ncols, self._nrows)
+                T = Matrix._from_csr(self._ncols, self._nrows, self._dtype, indptr.astype(self._indptr.dtype),
+                                     indices.astype(self._indices.dtype), vals)
             T._readonly = True
             self._T = T
         return self._T
@@ -264,7 +265,7 @@ class Matrix:
     # -- export -------------------------------------------------------------------------
     def to_coo(self):
         """Return ``(rows, cols, values)`` in row-major order (copies)."""
-        return self._row_ids().copy(), self._indices.copy(), self._values.copy()
+        return self._row_ids().copy(), self._indices.astype(np.int64), self._values.copy()
 
     def to_scipy(self):
         """A scipy.sparse.csr_array with the same entries (explicit zeros kept) and dtype."""
@@ -293,9 +294,13 @@ class Matrix:
         if device == self._device:
             return self
         xp = _v.xp_for(device)
-        move = (lambda a: xp.asarray(a)) if device == "gpu" else asnumpy
-        return Matrix._from_csr(self._nrows, self._ncols, self._dtype, move(self._indptr), move(self._indices),
-                                move(self._values))
+        if device == "gpu":
+            # int32 indices while they fit (half the index traffic of the kernels), int64 beyond
+            idx = np.int32 if max(self._nrows, self._ncols, self.nvals) < 2**31 else np.int64
+            return Matrix._from_csr(self._nrows, self._ncols, self._dtype, xp.asarray(self._indptr, dtype=idx),
+                                    xp.asarray(self._indices, dtype=idx), xp.asarray(self._values))
+        return Matrix._from_csr(self._nrows, self._ncols, self._dtype, asnumpy(self._indptr).astype(np.int64),
+                                asnumpy(self._indices).astype(np.int64), asnumpy(self._values))
 
     def dup(self, dtype=None):
         """A writable copy, optionally cast to ``dtype``."""

@@ -58,8 +58,8 @@ def kronecker(A, B, op, *, mask=None, accum=None, replace=False, out=None):
     f.output_dtype(A.dtype, B.dtype)
     shape = (A.nrows * B.nrows, A.ncols * B.ncols)
     mask, accum = _write.prepare(out, shape, mask, accum, replace, what)
-    ai, aj, av = A._row_ids(), A._indices, A._values
-    bi, bj, bv = B._row_ids(), B._indices, B._values
+    ai, aj, av = A._row_ids(), A._indices.astype(np.int64), A._values
+    bi, bj, bv = B._row_ids(), B._indices.astype(np.int64), B._values
     rows = (ai[:, None] * B.nrows + bi[None, :]).ravel()
     cols = (aj[:, None] * B.ncols + bj[None, :]).ravel()
     x = repeat(av, xp_of(av).full(av.size, bv.size, dtype=np.int64))

@@ -164,6 +164,7 @@ class Vector:
             hit = self._present[keys]
             return hit, self._dense[keys[hit]]
         xp = xp_of(keys)
+        keys = keys.astype(np.int64, copy=False)
         if self._idx.shape[0] == 0:
             return xp.zeros(keys.shape[0], bool), self._vals[:0]
         pos = xp.minimum(xp.searchsorted(self._idx, keys), self._idx.shape[0] - 1)

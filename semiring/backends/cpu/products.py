@@ -47,7 +47,7 @@ def mxv(A, u, semiring, rows=None, flip=False):
         counts = indptr[rows + 1] - indptr[rows]
         pos = ragged_arange(indptr[rows], counts)
         r = repeat(rows, counts)
-    cols = indices[pos]
+    cols = indices[pos].astype(np.int64, copy=False)
     if cols.shape[0] * 8 > u.size or u.format == "bitmap":
         present, dense = u._bitmap()  # many lookups: index a bitmap (built once, O(size))
         hit = present[cols]
@@ -57,7 +57,7 @@ def mxv(A, u, semiring, rows=None, flip=False):
     pos, r = pos[hit], r[hit]
     if pos.size == 0:
         return _empty(xp, semiring, A.dtype, u.dtype)
-    k = indices[pos]
+    k = cols[hit]
     if flip:
         z = _multiply(semiring, uv, avals[pos], xp.zeros_like(k), k, r)
     else:
@@ -79,7 +79,7 @@ def vxm(u_idx, u_vals, A, semiring, keep=None, flip=False):
     pos = ragged_arange(indptr[u_idx], counts)
     k = repeat(u_idx, counts)
     x = repeat(u_vals, counts)
-    j = indices[pos]
+    j = indices[pos].astype(np.int64, copy=False)
     if keep is not None:
         hit = keep(j)
         pos, k, x, j = pos[hit], k[hit], x[hit], j[hit]
@@ -102,7 +102,7 @@ def mxm(A, B, semiring, keep=None, row_allowed=None):
     xp = xp_of(B._indptr)
     degB = xp.diff(B._indptr)
     a_rows = A._row_ids()
-    terms = degB[A._indices]
+    terms = degB[A._indices].astype(np.int64)
     rows = xp.arange(A.nrows) if row_allowed is None else xp.flatnonzero(row_allowed)
     csum_terms = xp.concatenate([xp.zeros(1, dtype=terms.dtype), xp.cumsum(terms)])
     row_terms = (csum_terms[A._indptr[1:]] - csum_terms[A._indptr[:-1]])[rows]
@@ -114,13 +114,13 @@ def mxm(A, B, semiring, keep=None, row_allowed=None):
         chunk = rows[start:stop]
         start = stop
         a_pos = ragged_arange(A._indptr[chunk], A._indptr[chunk + 1] - A._indptr[chunk])
-        kk = A._indices[a_pos]
+        kk = A._indices[a_pos].astype(np.int64, copy=False)
         cnt = degB[kk]
         b_pos = ragged_arange(B._indptr[kk], cnt)
         i = repeat(a_rows[a_pos], cnt)
         k = repeat(kk, cnt)
         x = repeat(A._values[a_pos], cnt)
-        j = B._indices[b_pos]
+        j = B._indices[b_pos].astype(np.int64, copy=False)
         keys = i * n + j
         if keep is not None:
             hit = keep(keys)

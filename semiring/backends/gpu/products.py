@@ -34,8 +34,8 @@ _cache = {}
 ENABLED = True
 
 _PULL = r"""
-extern "C" __global__ void pull(const long long* rows, long long nsel, const long long* indptr,
-        const long long* indices, const TA* avals, const bool* upresent, const TU* udense,
+extern "C" __global__ void pull(const long long* rows, long long nsel, const IPT* indptr,
+        const IXT* indices, const TA* avals, const bool* upresent, const TU* udense,
         bool* zpresent, TZ* zval, TZ term, int has_term) {
     long long t = (long long)blockIdx.x * blockDim.x + threadIdx.x;
     if (t >= nsel) return;
@@ -63,7 +63,7 @@ extern "C" __global__ void pull(const long long* rows, long long nsel, const lon
 _PUSH = r"""
 #define QCAP 1024
 extern "C" __global__ void KIND(long long nterms, const long long* kk, const long long* pos,
-        const long long* indices, const TA* avals, const TU* uvals_rep, const bool* allowed,
+        const IXT* indices, const TA* avals, const TU* uvals_rep, const bool* allowed,
         int use_allowed, TZ* out, int* flag, const bool* srcpresent,
         long long* queue, unsigned long long* qlen) {
     // The output frontier is built as a queue: a thread that first touches a position
@@ -125,8 +125,9 @@ def supports(semiring, da, du, push):
     return True
 
 
-def _source(template, semiring, da, du, flip, push):
+def _source(template, semiring, da, du, flip, push, ipt, ixt):
     f, m = semiring.multiply, semiring.monoid
+    template = template.replace("IPT", CTYPE[np.dtype(ipt).name]).replace("IXT", CTYPE[np.dtype(ixt).name])
     tin = f.input_dtype(da, du) if not f.positional else np.dtype(np.int64)
     tz = semiring.output_dtype(da, du)
     # The operands in the user's order: mxv is A(i,k) * u(k), vxm is u(k) * A(k,j). The pull
@@ -162,14 +163,16 @@ def _source(template, semiring, da, du, flip, push):
     return src.replace("COMBINE", combine), tz
 
 
-def _kernel(kind, semiring, da, du, flip):
+def _kernel(kind, semiring, da, du, flip, A):
+    """The compiled kernel for this product (cached per semiring, types, index types, device)."""
     import cupy as cp
 
-    key = (kind, semiring.name, id(semiring), np.dtype(da).name, np.dtype(du).name, flip,
+    ipt, ixt = A._indptr.dtype, A._indices.dtype
+    key = (kind, semiring.name, id(semiring), np.dtype(da).name, np.dtype(du).name, flip, ipt.name, ixt.name,
            cp.cuda.runtime.getDevice())
     if key not in _cache:
         src, tz = _source(_PULL if kind == "pull" else _PUSH, semiring, da, du, flip,
-                          False if kind == "pull" else kind)
+                          False if kind == "pull" else kind, ipt, ixt)
         _cache[key] = (cp.RawKernel(src, kind), tz)
     return _cache[key]
 
@@ -184,7 +187,7 @@ def mxv(A, u, semiring, rows=None, flip=False):
 
     if not supports(semiring, A.dtype, u.dtype, push=False):
         return _generic.mxv(A, u, semiring, rows=rows, flip=flip)
-    kern, tz = _kernel("pull", semiring, A.dtype, u.dtype, flip)
+    kern, tz = _kernel("pull", semiring, A.dtype, u.dtype, flip, A)
     rows = cp.arange(A.nrows, dtype=cp.int64) if rows is None else rows.astype(cp.int64, copy=False)
     present, dense = u._bitmap()
     zp = cp.zeros(rows.shape[0], dtype=cp.bool_)
@@ -204,9 +207,9 @@ def vxm(u_idx, u_vals, A, semiring, keep=None, flip=False, allowed=None):
 
     if not supports(semiring, A.dtype, u_vals.dtype, push=True) or (keep is not None and allowed is None):
         return _generic.vxm(u_idx, u_vals, A, semiring, keep=keep, flip=flip)
-    kern, tz = _kernel("push", semiring, A.dtype, u_vals.dtype, flip)
-    counts = A._indptr[u_idx + 1] - A._indptr[u_idx]
-    pos = ragged_arange(A._indptr[u_idx], counts)
+    kern, tz = _kernel("push", semiring, A.dtype, u_vals.dtype, flip, A)
+    counts = (A._indptr[u_idx + 1] - A._indptr[u_idx]).astype(cp.int64)
+    pos = ragged_arange(A._indptr[u_idx].astype(cp.int64), counts)
     kk = repeat(u_idx, counts)
     urep = repeat(u_vals, counts)
     m = semiring.monoid
@@ -240,7 +243,7 @@ def edge(A, u, semiring, keep=None, is_vxm=False, allowed=None):
     if not supports(semiring, A.dtype, u.dtype, push=True) or (keep is not None and allowed is None):
         return _generic.edge(A, u, semiring, keep=keep, is_vxm=is_vxm)
     M = A if is_vxm else A.T
-    kern, tz = _kernel("edge", semiring, A.dtype, u.dtype, not is_vxm)
+    kern, tz = _kernel("edge", semiring, A.dtype, u.dtype, not is_vxm, M)
     present, dense = u._bitmap()
     m = semiring.monoid
     out = cp.full(M.ncols, m.identity_for(tz) if not m.is_any else 0, dtype=tz)
