@@ -289,6 +289,39 @@ def test_operation_matches_reference_on_every_path(forced, data):
         check_case(opname, *grid, data)
 
 
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_pull_products_look_up_a_sparse_vector(data):
+    """Pull mxv/vxm with a long vector of few entries, kept in sparse form (so few lookups are
+    binary searches), and a matrix whose few entries fall mostly on them, so that terms meet."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(sr.Vector, "BITMAP_DENSITY", 2.0)  # never a bitmap
+        _check_pull_sparse(data)
+
+
+def _check_pull_sparse(data):
+    n, m = data.draw(st.integers(32, 40), label="n"), data.draw(st.integers(1, 2), label="m")
+    d, s = data.draw(dtypes, label="dtype"), data.draw(st.sampled_from(SEMIRINGS), label="semiring")
+    idx = sorted(data.draw(st.lists(st.integers(0, n - 1), min_size=1, max_size=2, unique=True), label="idx"))
+    u = sr.Vector.from_coo(idx, np.array(data.draw(st.lists(values(d), min_size=len(idx), max_size=len(idx))), d),
+                           size=n, dtype=d)
+    cols = st.one_of(st.sampled_from(idx), st.integers(0, n - 1))
+    keys = sorted({(i, data.draw(cols)) for i in range(m) for _ in range(data.draw(st.integers(0, 2)))})
+    A = sr.Matrix.from_coo([i for i, _ in keys], [j for _, j in keys],
+                           np.array(data.draw(st.lists(values(d), min_size=len(keys), max_size=len(keys))), d),
+                           nrows=m, ncols=n, dtype=d)
+    mask_kind, accum_name, replace = data.draw(st.sampled_from(GRID), label="grid")
+    mp = data.draw(vectors(m, "bool"), label="mask parent")
+    w = data.draw(vectors(m, st.sampled_from(out_dtypes(s.output_dtype(d, d)))), label="out")
+    rA, ru, rw, rm = (ref.from_semiring(x) for x in (A, u, w, mp))
+    kw = dict(accum=ACCUMS[accum_name], replace=replace)
+    expected = ref.mxv(rA, ru, s, mask=ref.mask(mask_kind, rm), out=rw, **kw)
+    got = sr.mxv(A, u, s, direction="pull", mask=lib_mask(mask_kind, mp), out=w, **kw)
+    rtol = float_rtol(s.monoid, d)
+    ref.assert_same(got, expected, rtol=rtol)
+    ref.assert_same(sr.vxm(u, A.T, s, direction="pull"), ref.vxm(ru, ref.from_semiring(A.T), s), rtol=rtol)
+
+
 @pytest.mark.parametrize("opname", ["mxv_pull", "ewise_add", "apply_unary", "extract_vector", "transpose"])
 @settings(max_examples=3, deadline=None)
 @given(data=st.data())
