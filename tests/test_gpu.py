@@ -400,3 +400,26 @@ def test_gpu_storage_uses_int32_indices_while_they_fit():
     assert rows.dtype == np.int64 and cols.dtype == np.int64  # exports stay int64
     back = A.to("cpu")
     assert back._indices.dtype == np.int64 and back.isequal(sr.generators.kronecker(8))
+
+
+@gpu
+@pytest.mark.data
+@pytest.mark.parametrize("case", ["example-directed", "example-undirected", "dir", "undir"])
+def test_ldbc_bfs_and_sssp_on_gpu(shared_data, case):
+    """The LDBC Graphalytics reference outputs, computed on the GPU."""
+    from test_published_answers import LDBC_UNREACHED, ldbc_case
+
+    A, index, source, expected = ldbc_case(shared_data, "bfs", case)
+    for direction in ("auto", "push", "pull", "edge"):
+        r = sr.algorithms.bfs(A.to("gpu"), index[source], parents=True, direction=direction)
+        got = asnumpy(r.level.to_dense(-1))
+        for label, value in expected.items():
+            assert got[index[label]] == (-1 if int(value) == LDBC_UNREACHED else int(value)), label
+        check_bfs(A, index[source], r.level, r.parent)
+    A, index, source, expected = ldbc_case(shared_data, "sssp", case)
+    want = np.full(A.nrows, np.nan)
+    for label, value in expected.items():
+        want[index[label]] = float(value)
+    for method in ("bellman_ford", "delta_stepping"):
+        d = sr.algorithms.sssp(A.to("gpu"), index[source], method=method).distance
+        np.testing.assert_allclose(asnumpy(d.to_dense(np.inf)), want, rtol=1e-12, atol=0)
