@@ -36,6 +36,7 @@ ALPHA = 15.0
 #: (GAP uses 18; LAGraph's beta1 = 8, beta2 = 512 play the same role).
 BETA = 18.0
 _DIRECTIONS = ("auto", "push", "pull", "edge")
+_ENGINES = ("auto", "algebra", "fused")
 
 
 @dataclass
@@ -68,6 +69,11 @@ class BFSResult:
     level: Vector
     parent: Vector | None = None
     trace: list = field(default_factory=list)
+    #: "algebra" (one masked product per level) or "fused" (one device-resident kernel).
+    engine: str = "algebra"
+    #: Kernel launches and host synchronizations of a fused run (None for the algebra engine).
+    launches: int | None = None
+    host_syncs: int | None = None
 
     @property
     def depth(self):
@@ -75,7 +81,7 @@ class BFSResult:
         return max((t.depth for t in self.trace if t.discovered), default=0)
 
 
-def bfs(A, source, *, parents=False, direction="auto", max_depth=None, deterministic=False):
+def bfs(A, source, *, parents=False, direction="auto", max_depth=None, deterministic=False, engine="auto"):
     """Breadth-first search from ``source`` along out-edges.
 
     Parameters
@@ -93,6 +99,12 @@ def bfs(A, source, *, parents=False, direction="auto", max_depth=None, determini
         Stop after this many levels.
     deterministic : bool, default False
         With ``parents``, pick the smallest-index parent (``min_secondi``) instead of any.
+    engine : {"auto", "algebra", "fused"}
+        "algebra" runs one masked product per level (any backend). "fused" runs the whole
+        search as one persistent GPU kernel with a grid barrier per level and no host round
+        trip until it ends (GPU only; directions auto/push/pull; not with ``deterministic``).
+        "auto" picks "fused" where it applies. Both give the same levels; parents may differ
+        (any valid BFS tree).
 
     Returns
     -------
@@ -104,7 +116,8 @@ def bfs(A, source, *, parents=False, direction="auto", max_depth=None, determini
     IndexOutOfBound
         ``source`` is not a vertex.
     InvalidValue
-        Unknown direction, negative max_depth.
+        Unknown direction or engine, negative max_depth, or engine="fused" where it cannot
+        run (CPU matrix, direction="edge", deterministic=True).
     DimensionMismatch
         A is not square.
 
@@ -123,6 +136,8 @@ def bfs(A, source, *, parents=False, direction="auto", max_depth=None, determini
                                   or not isinstance(max_depth, (int, np.integer)) or max_depth < 0):
         raise InvalidValue(f"bfs: max_depth must be a non-negative int or None; given {max_depth!r}")
     source = check_source(source, n, "bfs")
+    if _use_fused(G, engine, direction, deterministic):
+        return _bfs_fused(G, source, parents, direction, max_depth)
     dev = G.A.device
     level = Vector.from_coo([source], [0], size=n, dtype="int64", device=dev)
     if parents:
@@ -172,3 +187,44 @@ def bfs(A, source, *, parents=False, direction="auto", max_depth=None, determini
             # parent<q.S> = q
             _core.assign(parent, q, None, mask=q.S)
     return BFSResult(level, parent, trace)
+
+
+def _use_fused(G, engine, direction, deterministic):
+    """Whether this search runs as the device-resident kernel (InvalidValue if asked and impossible)."""
+    if engine not in _ENGINES:
+        raise InvalidValue(f"bfs: engine must be one of {_ENGINES}; given {engine!r}")
+    if engine == "algebra":
+        return False
+    why = None
+    if G.A.device != "gpu":
+        why = "the graph is on the CPU"
+    elif direction == "edge":
+        why = "direction='edge' is an algebra strategy"
+    elif deterministic:
+        why = "deterministic parents need the min_secondi product"
+    else:
+        from ..backends.gpu import traversal
+
+        if not traversal.supported(G.A):
+            why = "vertex ids do not fit in int32"
+    if why and engine == "fused":
+        raise InvalidValue(f"bfs: engine='fused' cannot run here: {why}")
+    return why is None
+
+
+def _bfs_fused(G, source, parents, direction, max_depth):
+    """The whole search in one persistent kernel (semiring.backends.gpu.traversal)."""
+    import cupy as cp
+
+    from ..backends.gpu import traversal
+
+    lv, pa, steps, launches, syncs = traversal.bfs(G.A, G.AT, source, parents=parents, direction=direction,
+                                                   max_depth=max_depth, alpha=ALPHA, beta=BETA)
+    reached = lv >= 0
+    nvals = 1 + sum(s[3] for s in steps)
+    level = Vector._from_bitmap("int64", reached, cp.where(reached, lv, 0).astype(cp.int64), nvals)
+    parent = None
+    if parents:
+        parent = Vector._from_bitmap("int64", reached, cp.where(reached, pa, 0).astype(cp.int64), nvals)
+    trace = [LevelTrace(i + 1, d, f, e, disc) for i, (d, f, e, disc) in enumerate(steps)]
+    return BFSResult(level, parent, trace, "fused", launches + (5 if parents else 3), syncs)

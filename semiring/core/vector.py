@@ -121,6 +121,17 @@ class Vector:
         out._set(idx, vals)
         return out
 
+    @classmethod
+    def _from_bitmap(cls, dtype, present, dense, nvals):
+        """A vector in bitmap form (trusted: ``present`` bool, ``dense`` of dtype, same length,
+        ``nvals == present.sum()``); used by kernels that produce dense results on the device."""
+        out = cls.__new__(cls)
+        out._size, out._dtype = int(present.shape[0]), np.dtype(dtype)
+        out._device = "cpu" if xp_of(present) is np else "gpu"
+        out._idx = out._vals = None
+        out._present, out._dense, out._nv, out._fmt = present, dense, int(nvals), "bitmap"
+        return out
+
     # -- storage ------------------------------------------------------------------------
     def _set(self, idx, vals):
         """Replace the content (trusted: idx sorted, unique, in range; vals of self.dtype)."""
