@@ -1,14 +1,16 @@
-"""Persistent (device-resident) kernels: one cooperative launch runs a whole algorithm, its
-levels or rounds separated by grid-wide barriers (``cooperative_groups::this_grid().sync()``)
-instead of returns to the host.
+"""Persistent (device-resident) kernels: one launch runs a whole algorithm, its levels or
+rounds separated by grid-wide barriers instead of returns to the host.
 
-A cooperative launch needs every block resident at once, so the grid is sized from the
-kernel's occupancy (blocks per SM x SMs). Shared CUDA helpers (warp-aggregated queue
-appends, warp sums) are defined here once and prepended to each kernel's source.
+A grid barrier needs every block resident at once, so the grid is sized from the kernel's
+occupancy (blocks per SM x SMs, from the driver's occupancy calculator) and never larger.
+The barrier is a counter and a generation word in global memory (sense reversal): the last
+block to arrive resets the counter and bumps the generation; the others spin on it.
+Shared CUDA helpers (the barrier, warp-aggregated queue appends, warp sums) are defined here
+once and prepended to each kernel's source.
 
-References: NVIDIA CUDA C++ Programming Guide, "Cooperative Groups: grid synchronization";
-Gupta, Stuart, Owens, "A study of persistent threads style GPU programming for GPGPU
-workloads", InPar 2012.
+References: Xiao, Feng, "Inter-block GPU communication via fast barrier synchronization",
+IPDPS 2010; Gupta, Stuart, Owens, "A study of persistent threads style GPU programming for
+GPGPU workloads", InPar 2012.
 """
 
 from __future__ import annotations
@@ -19,10 +21,27 @@ import numpy as np
 BLOCK = 256
 
 HELPERS = r"""
-#include <cooperative_groups.h>
-namespace cg = cooperative_groups;
 #define FULL 0xffffffffu
 typedef unsigned long long ull;
+
+// Grid-wide barrier over co-resident blocks: bar[0] counts arrivals, bar[1] is the generation.
+__device__ __forceinline__ void grid_sync(unsigned* bar) {
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        volatile unsigned* vbar = bar;
+        unsigned gen = vbar[1];
+        __threadfence();
+        if (atomicAdd(&bar[0], 1u) == gridDim.x - 1) {
+            atomicExch(&bar[0], 0u);
+            __threadfence();
+            atomicAdd(&bar[1], 1u);
+        } else {
+            while (vbar[1] == gen) { }
+        }
+        __threadfence();
+    }
+    __syncthreads();
+}
 
 __device__ __forceinline__ unsigned lane_id() { return threadIdx.x & 31; }
 
@@ -54,14 +73,15 @@ _grid_cache = {}
 
 
 def compile_kernel(src, name):
-    """A cooperative RawKernel for ``src`` (HELPERS prepended)."""
+    """A RawKernel for ``src`` (HELPERS prepended)."""
     import cupy as cp
 
-    return cp.RawKernel(HELPERS + src, name, options=("--std=c++17",), enable_cooperative_groups=True)
+    return cp.RawKernel(HELPERS + src, name, options=("--std=c++17",))
 
 
 def grid_size(kernel, key):
-    """Blocks for a cooperative launch of ``kernel``: all co-resident (occupancy x SMs)."""
+    """Blocks for a persistent launch of ``kernel``: all co-resident (occupancy x SMs), as
+    the driver's occupancy calculator says; without it, one block per SM."""
     import cupy as cp
 
     dev = cp.cuda.runtime.getDevice()
@@ -70,12 +90,18 @@ def grid_size(kernel, key):
         try:
             from cupy.cuda import driver
 
-            per_sm = driver.occupancyMaxActiveBlocksPerMultiprocessor(kernel.kernel.ptr, BLOCK, 0)
-        except Exception:  # older CuPy: estimate from the register count
-            regs = max(int(kernel.num_regs), 1)
-            per_sm = max(1, min(2048 // BLOCK, 65536 // (regs * BLOCK)))
-        _grid_cache[(key, dev)] = max(1, int(per_sm)) * sms
+            per_sm = int(driver.occupancyMaxActiveBlocksPerMultiprocessor(kernel.kernel.ptr, BLOCK, 0))
+        except Exception:  # no occupancy calculator: the safe minimum
+            per_sm = 1
+        _grid_cache[(key, dev)] = max(1, min(per_sm, 2048 // BLOCK)) * sms
     return _grid_cache[(key, dev)]
+
+
+def barrier():
+    """A fresh barrier word pair (zeroed) for one persistent launch."""
+    import cupy as cp
+
+    return cp.zeros(2, dtype=cp.uint32)
 
 
 def index_types(*arrays):

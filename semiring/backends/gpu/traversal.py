@@ -59,8 +59,7 @@ __device__ __forceinline__ void discovered(bool pred, int v, const IPT* optr, in
 
 extern "C" __global__ void bfs_fused(const IPT* optr, const IXT* oidx, const IPT2* iptr, const IXT2* iidx,
         int n, long long nnz, int* level, int* parent, int with_parent,
-        int* qs0, int* qs1, long long* qb0, long long* qb1, ull* ctl, long long* tr, long long stride, int mode, int max_depth, double alpha, double beta) {
-    cg::grid_group grid = cg::this_grid();
+        int* qs0, int* qs1, long long* qb0, long long* qb1, ull* ctl, long long* tr, long long stride, int mode, int max_depth, double alpha, double beta, unsigned* bar) {
     const long long tid = (long long)blockIdx.x * blockDim.x + threadIdx.x;
     const long long nthreads = (long long)gridDim.x * blockDim.x;
     const int lane = lane_id();
@@ -144,7 +143,7 @@ extern "C" __global__ void bfs_fused(const IPT* optr, const IXT* oidx, const IPT
         warp_add(my_mf, nxt + MF);
         warp_add(my_nq, nxt + NQ);
         if (tid == 0) tr[depth] = pull ? 2 : 1;
-        grid.sync();
+        grid_sync(bar);
         if (tid == 0) tr[2 * stride + depth] = (long long)nxt[EXAMINED];
         unexplored -= (long long)mf;
         nq_last = nq;
@@ -236,8 +235,8 @@ def bfs(A, AT, source, *, parents=False, direction="auto", max_depth=None, alpha
     md = -1 if max_depth is None else int(max_depth)
     kern((blocks,), (_p.BLOCK,), (optr, oidx, iptr, iidx, np.int32(n), np.int64(A.nvals), level, parent,
                                   np.int32(parents), qs0, qs1, qb0, qb1, ctl, tr, np.int64(n + 2),
-                                  np.int32(_MODES[direction]), np.int32(md), np.float64(alpha), np.float64(beta)))
-    launches += 3  # ctl memset, init, the search
+                                  np.int32(_MODES[direction]), np.int32(md), np.float64(alpha), np.float64(beta), _p.barrier()))
+    launches += 4  # ctl and barrier memsets, init, the search
     depth = int(ctl[3 * _SLOT].get())
     host_syncs = 1
     trace = []
