@@ -37,7 +37,24 @@ def mxv(A, u, semiring, rows=None, flip=False):
     (the mask); None computes all. With ``flip``, ``A`` is the transpose of the user's matrix
     and this computes ``vxm`` by pull: ``w(j) = monoid_k u(k) * A'(k,j)``, operands in the
     user's order.
+
+    A row stops at the monoid's terminal value (early exit): at its first term for ``any``,
+    and, for a bool result, when its partial reduction reaches the terminal (``lor``: True).
     """
+    m = semiring.monoid
+    if u.nvals == 0:
+        return _empty(xp_of(A._indices), semiring, A.dtype, u.dtype)
+    if m.is_any:
+        return _pull_early_exit(A, u, semiring, rows, flip, None)
+    tz = semiring.output_dtype(*((u.dtype, A.dtype) if flip else (A.dtype, u.dtype)))
+    term = m.terminal_for(tz) if tz.kind == "b" else None
+    if term is not None:
+        return _pull_early_exit(A, u, semiring, rows, flip, term)
+    return _pull_all(A, u, semiring, rows, flip)
+
+
+def _pull_all(A, u, semiring, rows, flip):
+    """The pull without early exit: every term of every row."""
     indptr, indices, avals = A._indptr, A._indices, A._values
     xp = xp_of(indices)
     if rows is None:
@@ -58,11 +75,101 @@ def mxv(A, u, semiring, rows=None, flip=False):
     if pos.size == 0:
         return _empty(xp, semiring, A.dtype, u.dtype)
     k = cols[hit]
-    if flip:
-        z = _multiply(semiring, uv, avals[pos], xp.zeros_like(k), k, r)
-    else:
-        z = _multiply(semiring, avals[pos], uv, r, k, xp.zeros_like(k))
+    z = _pull_multiply(semiring, avals[pos], uv, r, k, flip)
     return reduce_by_key(r, z, semiring.monoid, presorted=True)
+
+
+def _pull_multiply(semiring, a, uv, r, k, flip):
+    """The product terms of a pull: ``A(r,k) * u(k)``, or ``u(k) * A'(k,r)`` with ``flip``."""
+    if flip:
+        return _multiply(semiring, uv, a, k * 0, k, r)
+    return _multiply(semiring, a, uv, r, k, k * 0)
+
+
+#: Neighbours a pull with early exit examines per row in its first round; each later round
+#: examines twice as many (of the rows not yet finished), so a row of degree d costs at most
+#: about 2 * min(d, terms up to its exit) lookups and the rounds number log2(max degree).
+PULL_FIRST_CHUNK = 1
+
+
+def _pull_early_exit(A, u, semiring, rows, flip, terminal):
+    """Pull, row by row in doubling chunks of each row's entries, retiring the rows that reached
+    the monoid's terminal value (``terminal``; None for ``any``: the first term)."""
+    indptr, indices, avals = A._indptr, A._indices, A._values
+    xp = xp_of(indices)
+    if rows is None:
+        rows = xp.arange(A.nrows, dtype=np.int64)
+    start = indptr[rows]
+    deg = indptr[rows + 1] - start
+    active = xp.flatnonzero(deg)  # positions in rows of the rows still running
+    if active.shape[0] == 0:
+        return _empty(xp, semiring, A.dtype, u.dtype)
+    if u.format == "bitmap" or int(deg.sum()) > u.size // 8:
+        present = u._bitmap()[0]  # many lookups: index a bitmap (built once, O(size))
+        contains = present.__getitem__
+    else:
+        contains = u._contains  # few lookups: binary search in u's indices
+    is_any = terminal is None
+    if is_any:
+        chosen = xp.full(rows.shape[0], -1, dtype=np.int64)  # the position of each row's term
+    else:
+        acc = has = None
+    off, c = 0, PULL_FIRST_CHUNK
+    while active.shape[0]:
+        s = start[active] + off
+        left = deg[active] - off  # > 0
+        if c == 1:
+            hit = contains(indices[s])
+        else:
+            step = xp.arange(c, dtype=np.int64)
+            valid = step[None, :] < left[:, None]
+            P = xp.where(valid, s[:, None] + step[None, :], s[:, None])
+            h = contains(indices[P.ravel()]).reshape(P.shape) & valid
+        if is_any:
+            if c == 1:
+                chosen[active[hit]] = s[hit]
+            else:
+                hit = h.any(axis=1)
+                chosen[active[hit]] = (s + h.argmax(axis=1))[hit]
+            active = active[~hit & (left > c)]
+        else:
+            if c == 1:
+                tr = xp.flatnonzero(hit)
+                tp = s[tr]
+            else:
+                tr, tc = xp.nonzero(h)  # row-major: sorted by row
+                tp = s[tr] + tc
+            more = left > c
+            if tr.shape[0]:
+                rr = active[tr]
+                k = indices[tp].astype(np.int64, copy=False)
+                z = _pull_multiply(semiring, avals[tp], u._values_at(k)[1], rows[rr], k, flip)
+                gk, gv = reduce_by_key(rr, z, semiring.monoid, presorted=True)
+                if acc is None:
+                    acc = xp.zeros(rows.shape[0], dtype=gv.dtype)
+                    has = xp.zeros(rows.shape[0], dtype=bool)
+                old = has[gk]
+                if bool(old.any()):
+                    gv[old] = semiring.monoid.op.eval(acc[gk[old]], gv[old]).astype(gv.dtype, copy=False)
+                acc[gk] = gv
+                has[gk] = True
+                more &= ~(has[active] & (acc[active] == terminal))
+            active = active[more]
+        off += c
+        c *= 2
+    if is_any:
+        sel = xp.flatnonzero(chosen >= 0)
+        if sel.shape[0] == 0:
+            return _empty(xp, semiring, A.dtype, u.dtype)
+        pos = chosen[sel]
+        r = rows[sel]
+        k = indices[pos].astype(np.int64, copy=False)
+        z = _pull_multiply(semiring, avals[pos], u._values_at(k)[1], r, k, flip)
+        return reduce_by_key(r, z, semiring.monoid, presorted=True)
+    if acc is None:
+        return _empty(xp, semiring, A.dtype, u.dtype)
+    sel = xp.flatnonzero(has)
+    return rows[sel], acc[sel]
 
 
 def vxm(u_idx, u_vals, A, semiring, keep=None, flip=False):
