@@ -99,11 +99,15 @@ def write(out, tk, tv, shape, mask, accum, replace, positions=None):
         # Only the positions the mask allows can change: update them alone (in place for a
         # bitmap vector), O(|mask| + |T|) instead of O(|out|).
         mkeys = mask.true_keys()
-        positions = mkeys if positions is None else positions[_sp.member(mkeys, positions)]
+        if positions is None:
+            positions = mkeys
+        elif positions is not mkeys:
+            positions = positions[_sp.member(mkeys, positions)]
         mask = None
     if mask is None and positions is not None:
-        inside = _sp.member(positions, tk)
-        tk, tv = tk[inside], tv[inside]
+        if tk is not positions:  # (T given at exactly the positions, e.g. a scalar assign, is inside)
+            inside = _sp.member(positions, tk)
+            tk, tv = tk[inside], tv[inside]
         if accum is None:
             zk, zv = tk, _dt.cast(tv, out.dtype, "result")
         else:

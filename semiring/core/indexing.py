@@ -167,6 +167,8 @@ def assign(out, u, indices=None, *, mask=None, accum=None, replace=False):
 
 
 def _restrict(keys, region):
+    if region.rset is None and (not region.matrix or region.cset is None):
+        return keys  # the region is everything
     return keys[region.contains(keys)]
 
 

@@ -140,8 +140,7 @@ class Vector:
         self._nv = int(idx.shape[0])
         self._fmt = "sparse"
         if self._size and self._nv > self._size * self.BITMAP_DENSITY:
-            self._bitmap()
-            self._fmt = "bitmap"
+            self._fmt = "bitmap"  # the bitmap arrays are built on first use (``_bitmap``)
 
     def _keys(self):
         """(sorted int64 indices, values); cached in bitmap form."""
@@ -164,7 +163,7 @@ class Vector:
     def _contains(self, keys):
         """Boolean array: ``keys[t]`` is present."""
         if self._fmt == "bitmap":
-            return self._present[keys]
+            return self._bitmap()[0][keys]
         from ..backends.cpu.sparse import member
 
         return member(self._idx, keys)
@@ -172,8 +171,9 @@ class Vector:
     def _values_at(self, keys):
         """(hit, values): which of ``keys`` are present, and their values."""
         if self._fmt == "bitmap":
-            hit = self._present[keys]
-            return hit, self._dense[keys[hit]]
+            present, dense = self._bitmap()
+            hit = present[keys]
+            return hit, dense[keys[hit]]
         xp = xp_of(keys)
         keys = keys.astype(np.int64, copy=False)
         if self._idx.shape[0] == 0:
@@ -187,6 +187,7 @@ class Vector:
         zv of self.dtype) and lose any other entry; every other position is unchanged.
         In bitmap form this is done in place, in O(len(positions))."""
         if self._fmt == "bitmap":
+            self._bitmap()
             was = int(self._present[positions].sum())
             self._present[positions] = False
             self._present[zk] = True

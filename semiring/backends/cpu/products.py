@@ -105,17 +105,21 @@ def _pull_early_exit(A, u, semiring, rows, flip, terminal):
     if active.shape[0] == 0:
         return _empty(xp, semiring, A.dtype, u.dtype)
     if u.format == "bitmap" or int(deg.sum()) > u.size // 8:
-        present = u._bitmap()[0]  # many lookups: index a bitmap (built once, O(size))
-        contains = present.__getitem__
+        present, dense = u._bitmap()  # many lookups: index a bitmap (built once, O(size))
+        contains, values_of = present.__getitem__, dense.__getitem__
     else:
         contains = u._contains  # few lookups: binary search in u's indices
+        values_of = lambda k: u._values_at(k)[1]  # noqa: E731  (every k is present)
     is_any = terminal is None
     if is_any:
         chosen = xp.full(rows.shape[0], -1, dtype=np.int64)  # the position of each row's term
     else:
         acc = has = None
     off, c = 0, PULL_FIRST_CHUNK
+    import time as _t
+    _t0 = _t.perf_counter(); print("setup", rows.shape[0], active.shape[0])
     while active.shape[0]:
+        _t1 = _t.perf_counter(); _na = active.shape[0]
         s = start[active] + off
         left = deg[active] - off  # > 0
         if c == 1:
@@ -143,7 +147,7 @@ def _pull_early_exit(A, u, semiring, rows, flip, terminal):
             if tr.shape[0]:
                 rr = active[tr]
                 k = indices[tp].astype(np.int64, copy=False)
-                z = _pull_multiply(semiring, avals[tp], u._values_at(k)[1], rows[rr], k, flip)
+                z = _pull_multiply(semiring, avals[tp], values_of(k), rows[rr], k, flip)
                 gk, gv = reduce_by_key(rr, z, semiring.monoid, presorted=True)
                 if acc is None:
                     acc = xp.zeros(rows.shape[0], dtype=gv.dtype)
@@ -155,8 +159,10 @@ def _pull_early_exit(A, u, semiring, rows, flip, terminal):
                 has[gk] = True
                 more &= ~(has[active] & (acc[active] == terminal))
             active = active[more]
+        print("round", c, _na, f"{(_t.perf_counter()-_t1)*1e3:.2f}")
         off += c
         c *= 2
+    print("loop", f"{(_t.perf_counter()-_t0)*1e3:.2f}")
     if is_any:
         sel = xp.flatnonzero(chosen >= 0)
         if sel.shape[0] == 0:
@@ -164,7 +170,7 @@ def _pull_early_exit(A, u, semiring, rows, flip, terminal):
         pos = chosen[sel]
         r = rows[sel]
         k = indices[pos].astype(np.int64, copy=False)
-        z = _pull_multiply(semiring, avals[pos], u._values_at(k)[1], r, k, flip)
+        z = _pull_multiply(semiring, avals[pos], values_of(k), r, k, flip)
         return reduce_by_key(r, z, semiring.monoid, presorted=True)
     if acc is None:
         return _empty(xp, semiring, A.dtype, u.dtype)

@@ -24,24 +24,35 @@ HELPERS = r"""
 #define FULL 0xffffffffu
 typedef unsigned long long ull;
 
-// Grid-wide barrier over co-resident blocks: bar[0] counts arrivals, bar[1] is the generation.
-__device__ __forceinline__ void grid_sync(unsigned* bar) {
+// Grid-wide barrier over co-resident blocks: bar[0] counts arrivals, bar[1] is the generation,
+// bar[2] a sticky failure flag: a block that waits more than ~4e9 cycles sets it, and every
+// later barrier returns at once (the kernel then stops; the host raises).
+__device__ __forceinline__ bool grid_sync(unsigned* bar) {
     __syncthreads();
     if (threadIdx.x == 0) {
         volatile unsigned* vbar = bar;
-        unsigned gen = vbar[1];
-        __threadfence();
-        if (atomicAdd(&bar[0], 1u) == gridDim.x - 1) {
-            atomicExch(&bar[0], 0u);
+        if (!vbar[2]) {
+            unsigned gen = vbar[1];
             __threadfence();
-            atomicAdd(&bar[1], 1u);
-        } else {
-            while (vbar[1] == gen) { }
+            if (atomicAdd(&bar[0], 1u) == gridDim.x - 1) {
+                atomicExch(&bar[0], 0u);
+                __threadfence();
+                atomicAdd(&bar[1], 1u);
+            } else {
+                long long t0 = clock64();
+                while (vbar[1] == gen) {
+                    if (clock64() - t0 > 4000000000LL) { atomicExch(&bar[2], 1u); break; }
+                }
+            }
         }
         __threadfence();
     }
     __syncthreads();
+    return ((volatile unsigned*)bar)[2] == 0;
 }
+
+// Loads of data other blocks write during the kernel: through L2, never a stale L1 line.
+template <typename T> __device__ __forceinline__ T ld(const T* p) { return __ldcg(p); }
 
 __device__ __forceinline__ unsigned lane_id() { return threadIdx.x & 31; }
 
@@ -98,12 +109,7 @@ def grid_size(kernel, key):
 
 
 def barrier():
-    """A fresh barrier word pair (zeroed) for one persistent launch."""
+    """Fresh barrier words (zeroed) for one persistent launch."""
     import cupy as cp
 
-    return cp.zeros(2, dtype=cp.uint32)
-
-
-def index_types(*arrays):
-    """CUDA type names of index arrays (int or long long)."""
-    return tuple("int" if a.dtype == np.int32 else "long long" for a in arrays)
+    return cp.zeros(4, dtype=cp.uint32)

@@ -71,7 +71,7 @@ extern "C" __global__ void bfs_fused(const IPT* optr, const IXT* oidx, const IPT
         ull* cur = ctl + (depth % 3) * SLOT;
         ull* nxt = ctl + ((depth + 1) % 3) * SLOT;
         ull* old = ctl + ((depth + 2) % 3) * SLOT;
-        const ull nq = cur[NQ], mf = cur[MF];
+        const ull nq = ld(cur + NQ), mf = ld(cur + MF);
         if (tid == 0) tr[stride + depth] = (long long)nq;
         if (nq == 0 || depth == max_depth) break;
         if (mode == 0) {
@@ -85,9 +85,9 @@ extern "C" __global__ void bfs_fused(const IPT* optr, const IXT* oidx, const IPT
         const int nd = depth + 1;
         if (!pull) {
             // big frontier vertices: one block per chunk of CHUNK edges
-            const ull nbig = cur[NBIG];
+            const ull nbig = ld(cur + NBIG);
             for (ull b = blockIdx.x; b < nbig; b += gridDim.x) {
-                long long e = qb[b];
+                long long e = ld(qb + b);
                 int u = (int)(e & 0xffffffffLL);
                 long long k = e >> 32;
                 long long lo = (long long)optr[u] + k * CHUNK;
@@ -97,27 +97,27 @@ extern "C" __global__ void bfs_fused(const IPT* optr, const IXT* oidx, const IPT
                     bool won = false; int v = 0;
                     if (p < hi) {
                         v = (int)oidx[p];
-                        if (level[v] < 0 && atomicCAS(&level[v], -1, nd) == -1) { won = true; if (with_parent) parent[v] = u; }
+                        if (ld(level + v) < 0 && atomicCAS(&level[v], -1, nd) == -1) { won = true; if (with_parent) parent[v] = u; }
                     }
                     discovered(won, v, optr, qs_next, nxt, qb_next, my_mf, my_nq);
                 }
             }
             // small frontier vertices: TPV lanes each
-            const ull nsmall = cur[NSMALL];
+            const ull nsmall = ld(cur + NSMALL);
             const long long groups = nthreads / TPV;
             const long long gid = tid / TPV;
             const int sub = (int)(tid % TPV);
             const ull rounded = (nsmall + (32 / TPV) - 1) / (32 / TPV) * (32 / TPV);
             for (ull i = gid; i < rounded; i += groups) {
                 int u = 0; long long lo = 0, hi = 0;
-                if (i < nsmall) { u = qs[i]; lo = optr[u]; hi = optr[u + 1]; }
+                if (i < nsmall) { u = ld(qs + i); lo = optr[u]; hi = optr[u + 1]; }
                 long long deg = hi - lo, mx = deg;
                 for (int o = 16; o > 0; o >>= 1) { long long t = __shfl_xor_sync(FULL, mx, o); mx = t > mx ? t : mx; }
                 for (long long j = sub; j < mx; j += TPV) {
                     bool won = false; int v = 0;
                     if (j < deg) {
                         v = (int)oidx[lo + j];
-                        if (level[v] < 0 && atomicCAS(&level[v], -1, nd) == -1) { won = true; if (with_parent) parent[v] = u; }
+                        if (ld(level + v) < 0 && atomicCAS(&level[v], -1, nd) == -1) { won = true; if (with_parent) parent[v] = u; }
                     }
                     discovered(won, v, optr, qs_next, nxt, qb_next, my_mf, my_nq);
                 }
@@ -128,12 +128,12 @@ extern "C" __global__ void bfs_fused(const IPT* optr, const IXT* oidx, const IPT
             for (long long base = tid - lane; base < n; base += nthreads) {
                 int v = (int)(base + lane);
                 bool won = false;
-                if (v < n && level[v] < 0) {
+                if (v < n && ld(level + v) < 0) {
                     long long hi = iptr[v + 1];
                     for (long long p = iptr[v]; p < hi; ++p) {
                         int u = (int)iidx[p];
                         ++my_exam;
-                        if (level[u] == depth) { level[v] = nd; if (with_parent) parent[v] = u; won = true; break; }
+                        if (ld(level + u) == depth) { level[v] = nd; if (with_parent) parent[v] = u; won = true; break; }
                     }
                 }
                 discovered(won, v, optr, qs_next, nxt, qb_next, my_mf, my_nq);
@@ -143,13 +143,13 @@ extern "C" __global__ void bfs_fused(const IPT* optr, const IXT* oidx, const IPT
         warp_add(my_mf, nxt + MF);
         warp_add(my_nq, nxt + NQ);
         if (tid == 0) tr[depth] = pull ? 2 : 1;
-        grid_sync(bar);
-        if (tid == 0) tr[2 * stride + depth] = (long long)nxt[EXAMINED];
+        if (!grid_sync(bar)) break;
+        if (tid == 0) tr[2 * stride + depth] = (long long)ld(nxt + EXAMINED);
         unexplored -= (long long)mf;
         nq_last = nq;
         ++depth;
     }
-    if (tid == 0) ctl[3 * SLOT] = (ull)depth;
+    if (tid == 0) { ctl[3 * SLOT] = (ull)depth; ctl[3 * SLOT + 1] = ((volatile unsigned*)bar)[2]; }
 }
 """
 
@@ -233,12 +233,15 @@ def bfs(A, AT, source, *, parents=False, direction="auto", max_depth=None, alpha
     init((1,), (1,), (optr, np.int32(source), level, parent, np.int32(parents), qs0, qb0, ctl))
     blocks = _p.grid_size(kern, ("bfs",) + types)
     md = -1 if max_depth is None else int(max_depth)
+    bar = _p.barrier()
     kern((blocks,), (_p.BLOCK,), (optr, oidx, iptr, iidx, np.int32(n), np.int64(A.nvals), level, parent,
                                   np.int32(parents), qs0, qs1, qb0, qb1, ctl, tr, np.int64(n + 2),
-                                  np.int32(_MODES[direction]), np.int32(md), np.float64(alpha), np.float64(beta), _p.barrier()))
+                                  np.int32(_MODES[direction]), np.int32(md), np.float64(alpha), np.float64(beta), bar))
     launches += 4  # ctl and barrier memsets, init, the search
-    depth = int(ctl[3 * _SLOT].get())
+    depth, failed = (int(x) for x in ctl[3 * _SLOT:3 * _SLOT + 2].get())
     host_syncs = 1
+    if failed:
+        raise RuntimeError("bfs: a grid barrier timed out (not every block was resident); no result")
     trace = []
     if depth:
         d, front, exam = tr[:, :depth + 1].get()
