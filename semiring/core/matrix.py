@@ -8,12 +8,33 @@ import scipy.sparse as sp
 
 from .. import dtypes as _dt
 from ..backends._xp import asnumpy, repeat, xp_of
-from ..exceptions import InvalidValue
+from ..exceptions import DimensionMismatch, DomainMismatch, IndexOutOfBound, InvalidValue
 from . import _validate as _v
 from .mask import Mask
 from .vector import _build, _not_missing
 
 _MAX_KEYS = np.iinfo(np.int64).max
+
+
+def _device_indices(xp, idx, n, what):
+    """``_validate.index_array`` for a device array: a 1-d int64 array on the device, 0 <= idx < n."""
+    arr = xp.asarray(idx)
+    if arr.ndim != 1:
+        raise InvalidValue(f"{what}: expected a 1-d array of indices; given shape {arr.shape}")
+    if arr.shape[0] == 0:
+        return xp.zeros(0, dtype=np.int64)
+    if arr.dtype.kind == "f":
+        if not bool(xp.all(xp.isfinite(arr))) or not bool(xp.all(arr == xp.round(arr))):
+            raise InvalidValue(f"{what}: expected integer indices; given non-integral {arr.dtype.name} values")
+    elif arr.dtype.kind not in "iu":
+        raise InvalidValue(f"{what}: expected integer indices; given dtype {arr.dtype}")
+    if arr.dtype.kind == "u" and arr.dtype.itemsize == 8 and int(arr.max()) > np.iinfo(np.int64).max:
+        raise IndexOutOfBound(f"{what}: index {int(arr.max())} is out of range for size {n}")
+    arr = arr.astype(np.int64, copy=False)
+    lo, hi = int(arr.min()), int(arr.max())
+    if lo < 0 or hi >= n:
+        raise IndexOutOfBound(f"{what}: expected indices in [0, {n}); given {lo if lo < 0 else hi}")
+    return arr
 
 
 class Matrix:
@@ -84,6 +105,8 @@ class Matrix:
         DomainMismatch
             Unsupported dtype.
         """
+        if xp_of(rows) is not np and xp_of(cols) is not np and _v.device(device) == "gpu":
+            return cls._from_coo_on_device(rows, cols, values, nrows, ncols, dtype, dup_op)
         out = cls(nrows, ncols, "bool")
         r = _v.index_array(rows, out._nrows, "Matrix.from_coo rows")
         c = _v.index_array(cols, out._ncols, "Matrix.from_coo cols")
@@ -96,6 +119,74 @@ class Matrix:
         out._dtype = vals.dtype
         out._assign_keys(keys, vals)
         return out.to(device)
+
+    @classmethod
+    def _from_coo_on_device(cls, rows, cols, values, nrows, ncols, dtype, dup_op):
+        """``from_coo`` of CuPy coordinates onto the GPU: checked, sorted by the int64 key
+        ``row * ncols + col`` and merged there, without a host copy of the entries.
+
+        The same checks and messages as the host path; duplicates are combined in input order
+        (CuPy's sorts are stable), so order-dependent operators see the entries as given."""
+        from ..backends.cpu.sparse import group_starts
+        from ..ops._base import BinaryOp, check_not_positional
+        from ..ops.monoid import Monoid, reduce_runs
+
+        out = cls(nrows, ncols, "bool")  # checks the dimensions
+        nrows, ncols = out._nrows, out._ncols
+        xp = xp_of(rows)
+        r = _device_indices(xp, rows, nrows, "Matrix.from_coo rows")
+        c = _device_indices(xp, cols, ncols, "Matrix.from_coo cols")
+        if r.shape != c.shape:
+            raise InvalidValue(f"Matrix.from_coo: rows and cols must have equal length; given {r.size} and {c.size}")
+        count = r.shape[0]
+        what = "Matrix.from_coo values"
+        if values is None:
+            vals = xp.ones(count, dtype=_dt.BOOL if dtype is None else _dt.lookup(dtype, f"{what} dtype"))
+        else:
+            arr = xp.asarray(values)
+            if arr.dtype.kind not in "biuf":
+                raise DomainMismatch(f"{what}: expected bool, integer or float values; given dtype {arr.dtype}")
+            if arr.ndim == 0:
+                arr = xp.full(count, arr, dtype=arr.dtype)
+            elif arr.ndim != 1 or arr.shape[0] != count:
+                raise DimensionMismatch(f"{what}: expected {count} values (one per index); given shape {arr.shape}")
+            d = _dt.lookup(arr.dtype if dtype is None else dtype, f"{what} dtype")
+            vals = _dt.cast(arr, d, what)
+            if vals is values:
+                vals = vals.copy()  # the matrix must not share the caller's array
+        keys = r * ncols + c
+        del r, c
+        uniform = count > 0 and bool((vals == vals[0]).all())
+        if uniform:
+            keys = xp.sort(keys)
+        else:
+            order = xp.argsort(keys, kind="stable") if xp is np else xp.argsort(keys)  # CuPy's is stable
+            keys = keys[order]
+        starts = group_starts(keys)
+        if starts.shape[0] < count:
+            if dup_op is None:
+                dup = int(keys[int(xp.flatnonzero(keys[1:] == keys[:-1])[0])])
+                raise InvalidValue(
+                    f"duplicate entries at (row {dup // ncols}, col {dup % ncols}): expected unique positions, "
+                    "or pass dup_op (e.g. dup_op=sr.binary.plus or sr.binary.min) to combine them"
+                )
+            op = dup_op.op if isinstance(dup_op, Monoid) else dup_op
+            if not isinstance(op, BinaryOp):
+                raise InvalidValue(f"dup_op: expected a BinaryOp or Monoid; given {dup_op!r}")
+            check_not_positional(op, "dup_op")
+            if uniform:
+                vals = vals[: starts.shape[0]]
+            else:
+                vals = _dt.cast(reduce_runs(op, vals[order], starts), vals.dtype, "dup_op result")
+            keys = keys[starts]
+        elif not uniform:
+            vals = vals[order]
+        del starts
+        indptr, indices, vals = cls._csr_parts(keys, vals, nrows, ncols)
+        del keys
+        # int32 indices while they fit, as Matrix.to("gpu") stores them
+        idx = np.int32 if max(nrows, ncols, indices.shape[0]) < 2**31 else np.int64
+        return cls._from_csr(nrows, ncols, vals.dtype, indptr.astype(idx), indices.astype(idx), vals)
 
     @classmethod
     def from_scipy(cls, S, *, dtype=None, device="cpu", dup_op=None):

@@ -116,10 +116,7 @@ def _pull_early_exit(A, u, semiring, rows, flip, terminal):
     else:
         acc = has = None
     off, c = 0, PULL_FIRST_CHUNK
-    import time as _t
-    _t0 = _t.perf_counter(); print("setup", rows.shape[0], active.shape[0])
     while active.shape[0]:
-        _t1 = _t.perf_counter(); _na = active.shape[0]
         s = start[active] + off
         left = deg[active] - off  # > 0
         if c == 1:
@@ -159,10 +156,8 @@ def _pull_early_exit(A, u, semiring, rows, flip, terminal):
                 has[gk] = True
                 more &= ~(has[active] & (acc[active] == terminal))
             active = active[more]
-        print("round", c, _na, f"{(_t.perf_counter()-_t1)*1e3:.2f}")
         off += c
         c *= 2
-    print("loop", f"{(_t.perf_counter()-_t0)*1e3:.2f}")
     if is_any:
         sel = xp.flatnonzero(chosen >= 0)
         if sel.shape[0] == 0:

@@ -113,3 +113,8 @@ def barrier():
     import cupy as cp
 
     return cp.zeros(4, dtype=cp.uint32)
+
+
+def index_types(*arrays):
+    """CUDA type names of index arrays (int or long long)."""
+    return tuple("int" if a.dtype == np.int32 else "long long" for a in arrays)
