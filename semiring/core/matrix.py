@@ -14,6 +14,7 @@ from .mask import Mask
 from .vector import _build, _not_missing
 
 _MAX_KEYS = np.iinfo(np.int64).max
+_IDEMPOTENT = ("lor", "land", "min", "max", "first", "second", "any")  # x op x == x
 
 
 def _device_indices(xp, idx, n, what):
@@ -147,7 +148,7 @@ class Matrix:
             if arr.dtype.kind not in "biuf":
                 raise DomainMismatch(f"{what}: expected bool, integer or float values; given dtype {arr.dtype}")
             if arr.ndim == 0:
-                arr = xp.full(count, arr, dtype=arr.dtype)
+                arr = xp.broadcast_to(arr, (count,)).copy()
             elif arr.ndim != 1 or arr.shape[0] != count:
                 raise DimensionMismatch(f"{what}: expected {count} values (one per index); given shape {arr.shape}")
             d = _dt.lookup(arr.dtype if dtype is None else dtype, f"{what} dtype")
@@ -174,10 +175,13 @@ class Matrix:
             if not isinstance(op, BinaryOp):
                 raise InvalidValue(f"dup_op: expected a BinaryOp or Monoid; given {dup_op!r}")
             check_not_positional(op, "dup_op")
-            if uniform:
-                vals = vals[: starts.shape[0]]
+            from ..ops import binary
+
+            if uniform and any(op is getattr(binary, name) for name in _IDEMPOTENT):
+                vals = vals[: starts.shape[0]]  # x op x = x: nothing to combine
             else:
-                vals = _dt.cast(reduce_runs(op, vals[order], starts), vals.dtype, "dup_op result")
+                vals = _dt.cast(reduce_runs(op, vals if uniform else vals[order], starts), vals.dtype,
+                                "dup_op result")
             keys = keys[starts]
         elif not uniform:
             vals = vals[order]

@@ -131,10 +131,13 @@ def _weights(xp, weights, count, key, counters=None):
                        f"uniform reals); given {weights!r}")
 
 
-def _undirected(u, v, w, n, dtype, device):
+def _undirected(edges, w, n, dtype, device):
     """Symmetric matrix without self-loops; repeated edges keep the minimum weight.
 
-    ``u``, ``v`` (and ``w``) live on the target device: a GPU build sorts and merges there."""
+    ``edges`` is a list [u, v] of arrays on the target device (a GPU build sorts and merges
+    there); it is emptied, so that the endpoint arrays are freed as soon as they are used."""
+    u, v = edges
+    edges.clear()
     xp = xp_of(u)
     keep = u != v
     u, v = u[keep], v[keep]
@@ -277,10 +280,10 @@ def kronecker(scale, edge_factor=16, seed=0, *, weights=None, a=GRAPH500_A, b=GR
     n, m = 1 << scale, edge_factor << scale
     u, v = _kronecker_edges(xp, _stream_key(seed, _KRON_BITS), scale, m, a, b, c, _CHUNK[dev])
     perm = _permutation(xp, _stream_key(seed, _PERMUTATION), n)
-    u, v = perm[u], perm[v]
-    del perm
+    edges = [perm[u], perm[v]]
+    del u, v, perm
     w, dtype = _weights(xp, weights, m, _stream_key(seed, _WEIGHTS))
-    return _undirected(u, v, w, n, dtype, dev)
+    return _undirected(edges, w, n, dtype, dev)
 
 
 def grid(*dims, weights=None, seed=0, device="cpu"):
@@ -316,9 +319,9 @@ def grid(*dims, weights=None, seed=0, device="cpu"):
         lo[axis], hi[axis] = slice(None, -1), slice(1, None)
         us.append(idx[tuple(lo)].ravel())
         vs.append(idx[tuple(hi)].ravel())
-    u, v = xp.concatenate(us), xp.concatenate(vs)
-    w, dtype = _weights(xp, weights, u.shape[0], _stream_key(seed, _WEIGHTS))
-    return _undirected(u, v, w, n, dtype, dev)
+    edges = [xp.concatenate(us), xp.concatenate(vs)]
+    w, dtype = _weights(xp, weights, edges[0].shape[0], _stream_key(seed, _WEIGHTS))
+    return _undirected(edges, w, n, dtype, dev)
 
 
 def _pairs_within(x, y, r, budget=1 << 24):
@@ -387,6 +390,15 @@ def _pairs_within(x, y, r, budget=1 << 24):
     return xp.concatenate(out_i).astype(np.int64), xp.concatenate(out_j).astype(np.int64)
 
 
+def _close_pairs(pts, r):
+    """(i, j) int64 arrays of the pairs of points (rows of ``pts``) within distance r: scipy's
+    cKDTree on the host, the cell-bucket search (the same pairs) on the GPU."""
+    if xp_of(pts) is np:
+        pairs = cKDTree(pts).query_pairs(r, output_type="ndarray").astype(np.int64)
+        return pairs[:, 0], pairs[:, 1]
+    return _pairs_within(pts[:, 0].copy(), pts[:, 1].copy(), r)
+
+
 def random_geometric(n, radius=None, seed=0, *, weights=None, device="cpu"):
     """Random geometric graph (DIMACS10 rgg rule): n points uniform in the unit square, an edge
     between points closer than ``radius`` (default ``0.55 * sqrt(ln n / n)``).
@@ -426,11 +438,7 @@ def random_geometric(n, radius=None, seed=0, *, weights=None, device="cpu"):
     dev, xp = _device(device)
     pts = _unit_floats(_words(xp, _stream_key(seed, _POINTS), xp.arange(2 * n, dtype=np.int64))).reshape(n, 2)
     x, y = pts[:, 0].copy(), pts[:, 1].copy()
-    if dev == "cpu":
-        pairs = cKDTree(pts).query_pairs(r, output_type="ndarray").astype(np.int64)
-        u, v = pairs[:, 0], pairs[:, 1]
-    else:
-        u, v = _pairs_within(x, y, r)
+    u, v = _close_pairs(pts, r)
     if weights == "distance":
         dx, dy = x[u] - x[v], y[u] - y[v]
         d2 = dx * dx
@@ -439,4 +447,4 @@ def random_geometric(n, radius=None, seed=0, *, weights=None, device="cpu"):
     else:  # one random number per pair {u, v}, whichever order the search found it in
         w, dtype = _weights(xp, weights, u.shape[0], _stream_key(seed, _WEIGHTS),
                             counters=xp.minimum(u, v) * n + xp.maximum(u, v))
-    return _undirected(u, v, w, n, dtype, dev)
+    return _undirected([u, v], w, n, dtype, dev)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._xp import repeat, xp_of
-from .sparse import ragged_arange, reduce_by_key
+from .sparse import group_starts, ragged_arange, reduce_by_key
 
 #: Product terms expanded at once in mxm; rows are processed in chunks below this.
 MXM_CHUNK_TERMS = 1 << 22
@@ -86,87 +86,107 @@ def _pull_multiply(semiring, a, uv, r, k, flip):
     return _multiply(semiring, a, uv, r, k, k * 0)
 
 
-#: Neighbours a pull with early exit examines per row in its first round; each later round
-#: examines twice as many (of the rows not yet finished), so a row of degree d costs at most
-#: about 2 * min(d, terms up to its exit) lookups and the rounds number log2(max degree).
-PULL_FIRST_CHUNK = 1
+#: Terms a pull with early exit examines per round at least: each running row examines its next
+#: ``c`` entries, c = 1 while at least this many rows run, else the power of two that brings the
+#: round to about this many terms. A row thus stops within its chunk of its exit term, and the
+#: rounds cost O(terms) plus a bounded number of vectorized steps.
+PULL_ROUND_TERMS = 1 << 16
 
 
 def _pull_early_exit(A, u, semiring, rows, flip, terminal):
-    """Pull, row by row in doubling chunks of each row's entries, retiring the rows that reached
-    the monoid's terminal value (``terminal``; None for ``any``: the first term)."""
+    """Pull, each row walking its entries in rounds and retiring at the monoid's terminal value
+    (``terminal``; None for ``any``: its first term) or at its last entry."""
     indptr, indices, avals = A._indptr, A._indices, A._values
     xp = xp_of(indices)
+    import time as _t
+    _ts = _t.perf_counter()
     if rows is None:
         rows = xp.arange(A.nrows, dtype=np.int64)
-    start = indptr[rows]
-    deg = indptr[rows + 1] - start
-    active = xp.flatnonzero(deg)  # positions in rows of the rows still running
+    s = indptr[rows]
+    left = indptr[rows + 1] - s
+    active = xp.flatnonzero(left > 0)  # positions in rows of the rows still running
     if active.shape[0] == 0:
         return _empty(xp, semiring, A.dtype, u.dtype)
-    if u.format == "bitmap" or int(deg.sum()) > u.size // 8:
+    s, left = s[active], left[active]  # each running row's next entry, and entries left
+    if u.format == "bitmap" or int(left.sum()) > u.size // 8:
         present, dense = u._bitmap()  # many lookups: index a bitmap (built once, O(size))
         contains, values_of = present.__getitem__, dense.__getitem__
     else:
         contains = u._contains  # few lookups: binary search in u's indices
         values_of = lambda k: u._values_at(k)[1]  # noqa: E731  (every k is present)
+    print("setup before loop", f"{(_t.perf_counter()-_ts)*1e3:.2f}")
     is_any = terminal is None
-    if is_any:
-        chosen = xp.full(rows.shape[0], -1, dtype=np.int64)  # the position of each row's term
-    else:
-        acc = has = None
-    off, c = 0, PULL_FIRST_CHUNK
+    found_r, found_p = [], []  # any: each finished row's chosen term (position in rows, entry)
+    acc = has = None  # terminal: the partial reduction of each row (over rows)
+    import time as _t
+    _t0 = _t.perf_counter(); print("setup", rows.shape[0], active.shape[0])
     while active.shape[0]:
-        s = start[active] + off
-        left = deg[active] - off  # > 0
+        _t1 = _t.perf_counter()
+        m = active.shape[0]
+        c = 1
+        while m * c < PULL_ROUND_TERMS:
+            c *= 2
         if c == 1:
-            hit = contains(indices[s])
+            tp = s
+            h = contains(indices[tp])
+            tr = None  # term t belongs to running row t
         else:
-            step = xp.arange(c, dtype=np.int64)
-            valid = step[None, :] < left[:, None]
-            P = xp.where(valid, s[:, None] + step[None, :], s[:, None])
-            h = contains(indices[P.ravel()]).reshape(P.shape) & valid
+            cnt = xp.minimum(left, c)
+            tp = ragged_arange(s, cnt)
+            tr = repeat(xp.arange(m, dtype=np.int64), cnt)
+            h = contains(indices[tp])
+        hits = xp.flatnonzero(h)
+        hr = hits if tr is None else tr[hits]  # running row of each hit, sorted
+        done = None
         if is_any:
-            if c == 1:
-                chosen[active[hit]] = s[hit]
-            else:
-                hit = h.any(axis=1)
-                chosen[active[hit]] = (s + h.argmax(axis=1))[hit]
-            active = active[~hit & (left > c)]
-        else:
-            if c == 1:
-                tr = xp.flatnonzero(hit)
-                tp = s[tr]
-            else:
-                tr, tc = xp.nonzero(h)  # row-major: sorted by row
-                tp = s[tr] + tc
-            more = left > c
-            if tr.shape[0]:
-                rr = active[tr]
-                k = indices[tp].astype(np.int64, copy=False)
-                z = _pull_multiply(semiring, avals[tp], values_of(k), rows[rr], k, flip)
-                gk, gv = reduce_by_key(rr, z, semiring.monoid, presorted=True)
-                if acc is None:
-                    acc = xp.zeros(rows.shape[0], dtype=gv.dtype)
-                    has = xp.zeros(rows.shape[0], dtype=bool)
-                old = has[gk]
-                if bool(old.any()):
-                    gv[old] = semiring.monoid.op.eval(acc[gk[old]], gv[old]).astype(gv.dtype, copy=False)
-                acc[gk] = gv
-                has[gk] = True
-                more &= ~(has[active] & (acc[active] == terminal))
-            active = active[more]
-        off += c
-        c *= 2
+            if tr is not None and hits.shape[0]:
+                first = group_starts(hr)  # a row's first hit in its chunk
+                hits, hr = hits[first], hr[first]
+            found_r.append(active[hr])
+            found_p.append(tp[hits])
+            done = hr
+        elif hits.shape[0]:
+            rr = active[hr]
+            tpos = tp[hits]
+            k = indices[tpos].astype(np.int64, copy=False)
+            z = _pull_multiply(semiring, avals[tpos], values_of(k), rows[rr], k, flip)
+            gk, gv = reduce_by_key(rr, z, semiring.monoid, presorted=True)
+            if acc is None:
+                acc = xp.zeros(rows.shape[0], dtype=gv.dtype)
+                has = xp.zeros(rows.shape[0], dtype=bool)
+            old = has[gk]
+            if bool(old.any()):
+                gv[old] = semiring.monoid.op.eval(acc[gk[old]], gv[old]).astype(gv.dtype, copy=False)
+            acc[gk] = gv
+            has[gk] = True
+            grp = hr if tr is None else hr[group_starts(hr)]  # the running row of each gk
+            done = grp[xp.flatnonzero(gv == terminal)]
+        more = left > c
+        if done is not None and done.shape[0]:
+            more[done] = False
+        keep = xp.flatnonzero(more)
+        active, s, left = active[keep], s[keep] + c, left[keep] - c
+        print("round", c, m, f"{(_t.perf_counter()-_t1)*1e3:.2f}")
+    print("loop", f"{(_t.perf_counter()-_t0)*1e3:.2f}")
     if is_any:
-        sel = xp.flatnonzero(chosen >= 0)
-        if sel.shape[0] == 0:
+        r = xp.concatenate(found_r) if found_r else xp.zeros(0, dtype=np.int64)
+        if r.shape[0] == 0:
             return _empty(xp, semiring, A.dtype, u.dtype)
-        pos = chosen[sel]
-        r = rows[sel]
+        pos = xp.concatenate(found_p)
+        if 8 * r.shape[0] >= rows.shape[0]:  # sort the finished rows by a scatter over rows
+            chosen = xp.full(rows.shape[0], -1, dtype=np.int64)
+            chosen[r] = pos
+            r = xp.flatnonzero(chosen >= 0)
+            pos = chosen[r]
+        else:
+            order = xp.argsort(r)
+            r, pos = r[order], pos[order]
+        r = rows[r]
         k = indices[pos].astype(np.int64, copy=False)
         z = _pull_multiply(semiring, avals[pos], values_of(k), r, k, flip)
-        return reduce_by_key(r, z, semiring.monoid, presorted=True)
+        _rr = reduce_by_key(r, z, semiring.monoid, presorted=True)
+        print("after loop", f"{(_t.perf_counter()-_t0)*1e3:.2f}")
+        return _rr
     if acc is None:
         return _empty(xp, semiring, A.dtype, u.dtype)
     sel = xp.flatnonzero(has)

@@ -113,7 +113,8 @@ extern "C" __global__ void bfs_fused(const IPT* optr, const IXT* oidx, const IPT
                 if (i < nsmall) { u = ld(qs + i); lo = optr[u]; hi = optr[u + 1]; }
                 long long deg = hi - lo, mx = deg;
                 for (int o = 16; o > 0; o >>= 1) { long long t = __shfl_xor_sync(FULL, mx, o); mx = t > mx ? t : mx; }
-                for (long long j = sub; j < mx; j += TPV) {
+                for (long long j0 = 0; j0 < mx; j0 += TPV) {  // same trip count on every lane
+                    const long long j = j0 + sub;
                     bool won = false; int v = 0;
                     if (j < deg) {
                         v = (int)oidx[lo + j];
