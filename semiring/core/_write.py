@@ -82,16 +82,17 @@ def prepare(out, shape, mask, accum, replace, what):
     return mask, accum
 
 
-def write(out, tk, tv, shape, mask, accum, replace, positions=None):
+def write(out, tk, tv, shape, mask, accum, replace, positions=None, masked=False):
     """Apply ``out<mask, replace> = accum(out, T)``; T given as sorted keys ``tk`` and values ``tv``.
 
     Returns ``out``, or a new Vector/Matrix of T's dtype when ``out`` is None.
 
     ``positions`` (sorted keys) may be given by a caller that knows only those positions can
-    change (``assign`` passes its region); T must then lie within them.
+    change (``assign`` passes its region); T must then lie within them. ``masked`` says that
+    T lies within the mask already (a masked product computes no term outside it).
     """
     if out is None:
-        if mask is not None:
+        if mask is not None and not masked:
             keep = mask.allows(tk)
             tk, tv = tk[keep], tv[keep]
         return _new(shape, tv.dtype, tk, tv)

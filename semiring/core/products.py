@@ -188,7 +188,8 @@ def _matvec(what, A, u, semiring, mask, accum, replace, out, direction, trace, i
     else:
         # a dot product per allowed row of A (mxv) or of A^T (vxm)
         tk, tv = k.mxv(A.T if is_vxm else A, u, s, rows=_rows(mask), flip=is_vxm)
-    return _write.write(out, tk, tv, (n_out,), mask, accum, replace)
+    # every direction computes only the terms the mask allows
+    return _write.write(out, tk, tv, (n_out,), mask, accum, replace, masked=True)
 
 
 @_v.gpu_memory("mxm")

@@ -98,8 +98,6 @@ def _pull_early_exit(A, u, semiring, rows, flip, terminal):
     (``terminal``; None for ``any``: its first term) or at its last entry."""
     indptr, indices, avals = A._indptr, A._indices, A._values
     xp = xp_of(indices)
-    import time as _t
-    _ts = _t.perf_counter()
     if rows is None:
         rows = xp.arange(A.nrows, dtype=np.int64)
     s = indptr[rows]
@@ -114,14 +112,10 @@ def _pull_early_exit(A, u, semiring, rows, flip, terminal):
     else:
         contains = u._contains  # few lookups: binary search in u's indices
         values_of = lambda k: u._values_at(k)[1]  # noqa: E731  (every k is present)
-    print("setup before loop", f"{(_t.perf_counter()-_ts)*1e3:.2f}")
     is_any = terminal is None
     found_r, found_p = [], []  # any: each finished row's chosen term (position in rows, entry)
     acc = has = None  # terminal: the partial reduction of each row (over rows)
-    import time as _t
-    _t0 = _t.perf_counter(); print("setup", rows.shape[0], active.shape[0])
     while active.shape[0]:
-        _t1 = _t.perf_counter()
         m = active.shape[0]
         c = 1
         while m * c < PULL_ROUND_TERMS:
@@ -166,8 +160,6 @@ def _pull_early_exit(A, u, semiring, rows, flip, terminal):
             more[done] = False
         keep = xp.flatnonzero(more)
         active, s, left = active[keep], s[keep] + c, left[keep] - c
-        print("round", c, m, f"{(_t.perf_counter()-_t1)*1e3:.2f}")
-    print("loop", f"{(_t.perf_counter()-_t0)*1e3:.2f}")
     if is_any:
         r = xp.concatenate(found_r) if found_r else xp.zeros(0, dtype=np.int64)
         if r.shape[0] == 0:
@@ -184,9 +176,7 @@ def _pull_early_exit(A, u, semiring, rows, flip, terminal):
         r = rows[r]
         k = indices[pos].astype(np.int64, copy=False)
         z = _pull_multiply(semiring, avals[pos], values_of(k), r, k, flip)
-        _rr = reduce_by_key(r, z, semiring.monoid, presorted=True)
-        print("after loop", f"{(_t.perf_counter()-_t0)*1e3:.2f}")
-        return _rr
+        return reduce_by_key(r, z, semiring.monoid, presorted=True)
     if acc is None:
         return _empty(xp, semiring, A.dtype, u.dtype)
     sel = xp.flatnonzero(has)
