@@ -126,3 +126,94 @@ def test_fused_bfs_refuses_what_it_cannot_do():
         sr.algorithms.bfs(A.to("gpu"), 0, engine="persistent")
     r = sr.algorithms.bfs(A.to("gpu"), 0, direction="edge")  # auto falls back to the algebra
     assert r.engine == "algebra"
+
+
+def _scipy_dist(W, s):
+    S = W.to_scipy()
+    return csgraph.dijkstra(sp.csr_array(S, dtype=np.float64), indices=s, directed=True)
+
+
+@st.composite
+def weighted_digraphs(draw):
+    n = draw(st.integers(1, 50))
+    m = draw(st.integers(0, 5 * n))
+    edges = draw(st.lists(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1), st.integers(0, 20)),
+                          min_size=m, max_size=m))
+    return n, edges, draw(st.integers(0, n - 1))
+
+
+@gpu
+@settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(case=weighted_digraphs(), dtype=st.sampled_from(["int64", "int32", "float64", "float32"]),
+       delta=st.sampled_from([None, 1, 3, 50]))
+def test_fused_sssp_matches_dijkstra(case, dtype, delta):
+    n, edges, s = case
+    u, v, w = (np.array(t, dtype=np.int64) for t in zip(*edges)) if edges else (np.zeros(0, np.int64),) * 3
+    W = sr.Matrix.from_coo(u, v, w.astype(dtype), nrows=n, ncols=n, dtype=dtype, dup_op=sr.binary.min)
+    r = sr.algorithms.sssp(W.to("gpu"), s, method="delta_stepping", delta=delta, engine="fused")
+    assert r.engine == "fused"
+    expect = _scipy_dist(W, s)
+    got = asnumpy(r.distance.to_dense(np.inf)).astype(np.float64)
+    np.testing.assert_allclose(got, expect, rtol=1e-6)
+    assert r.distance.nvals == int(np.isfinite(expect).sum())
+    alg = sr.algorithms.sssp(W.to("gpu"), s, method="delta_stepping", delta=delta, engine="algebra")
+    assert r.distance.dtype == alg.distance.dtype
+
+
+@gpu
+@pytest.mark.parametrize("weights", [(1, 255), (0.5, 100.0)])
+def test_fused_sssp_on_kronecker_with_hubs(weights):
+    W = sr.generators.kronecker(14, weights=weights)
+    G = sr.algorithms.Graph(W.to("gpu"), "undirected")
+    deg = np.diff(W.to_scipy().indptr)
+    for s in (int(np.argmax(deg)), int(np.flatnonzero(deg)[7])):
+        for delta in (None, 1, 10_000):
+            r = sr.algorithms.sssp(G, s, delta=delta, parents=True)
+            assert r.engine == "fused"
+            np.testing.assert_allclose(asnumpy(r.distance.to_dense(np.inf)), _scipy_dist(W, s), rtol=1e-9)
+            from semiring.testing.validate import check_sssp
+
+            check_sssp(W, s, r.distance, r.parent)
+
+
+@gpu
+def test_fused_sssp_refuses_what_it_cannot_do():
+    W = sr.generators.grid(4, 4, weights=(1, 9))
+    with pytest.raises(sr.InvalidValue, match="algebra method"):
+        sr.algorithms.sssp(W.to("gpu"), 0, method="bellman_ford", engine="fused")
+    with pytest.raises(sr.InvalidValue, match="engine must be one of"):
+        sr.algorithms.sssp(W.to("gpu"), 0, engine="near_far")
+
+
+def test_fused_engines_refuse_the_cpu():
+    W = sr.generators.grid(4, 4, weights=(1, 9))
+    with pytest.raises(sr.InvalidValue, match="on the CPU"):
+        sr.algorithms.sssp(W, 0, engine="fused")
+    with pytest.raises(sr.InvalidValue, match="fused"):
+        sr.algorithms.coloring(W, engine="fused")
+    assert sr.algorithms.sssp(W, 0, engine="algebra").engine == "algebra"
+
+
+@gpu
+@pytest.mark.parametrize("make", [lambda: sr.generators.random_geometric(3000, seed=2),
+                                  lambda: sr.generators.kronecker(12),
+                                  lambda: sr.generators.grid(30, 30)])
+@pytest.mark.parametrize("seed", [0, 5])
+def test_fused_coloring_equals_the_algebra_jones_plassmann(make, seed):
+    from semiring.testing.validate import check_coloring
+
+    A = make()
+    fused = sr.algorithms.coloring(A.to("gpu"), seed=seed, engine="fused")
+    check_coloring(A, fused)
+    same = sr.algorithms.coloring(A, seed=seed, engine="algebra")  # the CPU algebra engine
+    np.testing.assert_array_equal(asnumpy(fused.to_dense()), asnumpy(same.to_dense()))
+
+
+@gpu
+def test_fused_coloring_of_a_directed_graph_and_self_loops():
+    from semiring.testing.validate import check_coloring
+
+    A = sr.Matrix.from_coo([0, 1, 2, 2, 3], [1, 2, 0, 2, 3], None, nrows=5, ncols=5, dtype="bool")
+    c = sr.algorithms.coloring(A.to("gpu"))
+    check_coloring(A, c)
+    np.testing.assert_array_equal(asnumpy(c.to_dense()), asnumpy(sr.algorithms.coloring(A).to_dense()))

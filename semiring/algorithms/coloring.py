@@ -4,8 +4,10 @@
   neighbours joins the independent set, and it and its neighbours leave the candidates.
   Coloring by Luby gives each successive maximal independent set of the uncolored graph a
   new color.
-- Jones-Plassmann (1993): with one random weight per vertex, each round the uncolored vertices
-  that beat all their uncolored neighbours take the smallest color no colored neighbour has.
+- Jones-Plassmann (1993): with one random weight per vertex (:func:`priorities`), each round
+  the uncolored vertices that beat all their uncolored neighbours take the smallest color no
+  colored neighbour has. On the GPU the whole loop can run as one persistent kernel
+  (``engine="fused"``, ``semiring.backends.gpu.coloring``); both engines give the same colors.
   The neighbours' colors are gathered as 64-bit sets with a ``bor.second`` product, and the
   smallest free color is the lowest zero bit (one product per 64 colors in use).
 - Greedy largest-first (Welsh and Powell 1967), sequential: the reference for color counts.
@@ -37,6 +39,34 @@ from ..ops._base import BinaryOp, UnaryOp
 from .graph import as_graph
 
 _METHODS = ("jones_plassmann", "luby", "greedy")
+_ENGINES = ("auto", "algebra", "fused")
+_M64 = (1 << 64) - 1
+
+
+def priorities(n, seed, xp=np):
+    """Distinct pseudo-random int64 vertex priorities for Jones-Plassmann: a splitmix64 hash of
+    (vertex, seed) in the high 31 bits and the vertex id in the low 32 bits (so no ties), computed
+    identically by NumPy, CuPy and the GPU kernel.
+
+    Parameters
+    ----------
+    n : int
+        Number of vertices (< 2**32).
+    seed : int
+    xp : module
+        numpy or cupy.
+
+    Returns
+    -------
+    int64 array, shape (n,)
+    """
+    u = np.uint64
+    v = xp.arange(n, dtype=np.uint64)
+    z = (v + u(1)) * u(0x9E3779B97F4A7C15) + u((seed * 0xBF58476D1CE4E5B9) & _M64)
+    z = (z ^ (z >> u(30))) * u(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> u(27))) * u(0x94D049BB133111EB)
+    z = z ^ (z >> u(31))
+    return (((z >> u(33)) << u(32)) | v).astype(np.int64)
 
 
 def undirected_pattern(G):
@@ -157,11 +187,11 @@ def _smallest_free_colour(S, color, ready):
         base += _WORD
 
 
-def _color_jones_plassmann(S, rng):
+def _color_jones_plassmann(S, seed):
     """Jones-Plassmann as a wave over the DAG that orients each edge from the heavier end:
     a vertex is coloured once all its heavier neighbours are (O(edges) work in all)."""
     n = S.nrows
-    perm = rng.permutation(n).astype(np.int64)
+    perm = priorities(n, seed)
     idx = np.arange(n, dtype=np.int64)
     Dw = Matrix.from_coo(idx, idx, perm, nrows=n, ncols=n, device=S.device)
     # H(i, j) = w(i) > w(j) for every edge: mxm(diag(w) first.. S) then compare with diag(w)
@@ -207,7 +237,7 @@ def greedy_coloring(S):
     return Vector.from_dense(np.array(col_list, dtype=np.int64), device=S.device)
 
 
-def coloring(A, *, method="jones_plassmann", seed=0):
+def coloring(A, *, method="jones_plassmann", seed=0, engine="auto"):
     """A proper vertex coloring.
 
     Parameters
@@ -218,6 +248,9 @@ def coloring(A, *, method="jones_plassmann", seed=0):
         Jones-Plassmann rounds, Luby independent-set rounds, or sequential largest-first greedy.
     seed : int
         Random weights; the result is deterministic for a given seed.
+    engine : {"auto", "algebra", "fused"}
+        For Jones-Plassmann: "algebra" runs rounds of products; "fused" runs every round in one
+        persistent GPU kernel (GPU only); "auto" picks "fused" on the GPU. Same colors either way.
 
     Returns
     -------
@@ -228,7 +261,7 @@ def coloring(A, *, method="jones_plassmann", seed=0):
     Raises
     ------
     InvalidValue
-        Unknown method.
+        Unknown method or engine; engine="fused" for another method or on the CPU.
     DimensionMismatch
         A is not square.
 
@@ -243,11 +276,38 @@ def coloring(A, *, method="jones_plassmann", seed=0):
     G = as_graph(A, "coloring")
     if method not in _METHODS:
         raise InvalidValue(f"coloring: method must be one of {_METHODS}; given {method!r}")
+    if engine not in _ENGINES:
+        raise InvalidValue(f"coloring: engine must be one of {_ENGINES}; given {engine!r}")
+    fused = method == "jones_plassmann" and G.A.device == "gpu" and engine != "algebra"
+    if engine == "fused" and not fused:
+        raise InvalidValue(f"coloring: engine='fused' runs Jones-Plassmann on a GPU graph; given method "
+                           f"{method!r} on the {G.A.device.upper()}")
+    if fused:
+        return _color_fused(G, seed)
     S = undirected_pattern(G)
     if method == "greedy":
         return greedy_coloring(S)
-    rng = np.random.default_rng(seed)
-    return _color_luby(S, rng) if method == "luby" else _color_jones_plassmann(S, rng)
+    if method == "luby":
+        return _color_luby(S, np.random.default_rng(seed))
+    return _color_jones_plassmann(S, seed)
+
+
+def _color_fused(G, seed):
+    """Jones-Plassmann in one persistent kernel (semiring.backends.gpu.coloring)."""
+    import cupy as cp
+
+    from ..backends.gpu import coloring as _gpu
+
+    # an undirected graph's own CSR serves (the kernel skips self-loops); else symmetrize once
+    if G.kind == "undirected":
+        S = G.A
+    else:
+        if "pattern" not in G.cache:
+            G.cache["pattern"] = undirected_pattern(G)
+        S = G.cache["pattern"]
+    color, rounds, _ = _gpu.jones_plassmann(S, seed)
+    n = S.nrows
+    return Vector._from_bitmap("int64", cp.ones(n, dtype=bool), color.astype(cp.int64), n)
 
 
 __all__ = ["coloring", "mis", "greedy_coloring", "undirected_pattern"]

@@ -47,6 +47,8 @@ class Graph:
         self.A = A
         self._kind = kind
         self._out_degree = self._in_degree = None
+        #: Derived data algorithms compute once per graph (weights, weight ranges, patterns).
+        self.cache = {}
 
     @property
     def n(self):

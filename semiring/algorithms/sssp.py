@@ -30,6 +30,7 @@ from ..ops import binary, indexunary, monoid, semiring, unary
 from .bfs import bfs
 from .graph import as_graph, check_source
 
+_ENGINES = ("auto", "algebra", "fused")
 _METHODS = ("auto", "bellman_ford", "delta_stepping")
 
 
@@ -50,6 +51,9 @@ class SSSPResult:
         Bellman-Ford rounds, or delta-stepping light-edge relaxation rounds.
     delta : float or None
         Bucket width used by delta-stepping.
+    engine : str
+        "algebra" or "fused" (one persistent GPU kernel; ``rounds`` then counts its
+        relaxation rounds, each one grid barrier).
     """
 
     distance: Vector
@@ -57,6 +61,7 @@ class SSSPResult:
     method: str
     rounds: int
     delta: float | None = None
+    engine: str = "algebra"
 
 
 def _weights(G):
@@ -185,7 +190,46 @@ def _parents(G, W, d, source):
     return bfs(T, source, parents=True, deterministic=True).parent
 
 
-def sssp(A, source, *, method="auto", delta=None, parents=False):
+def _prepared(G):
+    """(W, smallest weight), computed once per Graph (conversions and checks cost reductions)."""
+    if "sssp" not in G.cache:
+        W = _weights(G)
+        G.cache["sssp"] = (W, _min_weight(W))
+    return G.cache["sssp"]
+
+
+def _use_fused(G, W, engine, method):
+    if engine not in _ENGINES:
+        raise InvalidValue(f"sssp: engine must be one of {_ENGINES}; given {engine!r}")
+    if engine == "algebra":
+        return False
+    why = None
+    if G.A.device != "gpu":
+        why = "the graph is on the CPU"
+    elif method != "delta_stepping":
+        why = f"method {method!r} is an algebra method"
+    elif G.n >= 2**31 - 1:
+        why = "vertex ids do not fit in int32"
+    if why and engine == "fused":
+        raise InvalidValue(f"sssp: engine='fused' cannot run here: {why}")
+    return why is None
+
+
+def _sssp_fused(G, W, source, delta):
+    """Delta-stepping in one persistent kernel (semiring.backends.gpu.paths)."""
+    import cupy as cp
+
+    from ..backends.gpu import paths
+
+    if W.dtype.kind in "iu":
+        delta = max(1, int(np.ceil(delta)))
+    dist, rounds, stats = paths.sssp(W, source, delta)
+    reached = dist < (np.iinfo(np.int64).max if dist.dtype == np.int64 else np.inf)
+    d = Vector._from_bitmap(W.dtype, reached, cp.where(reached, dist, 0).astype(W.dtype), int(reached.sum()))
+    return d, rounds, stats
+
+
+def sssp(A, source, *, method="auto", delta=None, parents=False, engine="auto"):
     """Shortest-path lengths from ``source`` along out-edges.
 
     Parameters
@@ -200,6 +244,10 @@ def sssp(A, source, *, method="auto", delta=None, parents=False):
         Bucket width for delta-stepping (default :func:`auto_delta`).
     parents : bool, default False
         Also return a shortest-path predecessor for every reached vertex.
+    engine : {"auto", "algebra", "fused"}
+        "algebra" runs delta-stepping as masked products; "fused" runs the whole search as one
+        persistent GPU kernel (near-far worklists, ``semiring.backends.gpu.paths``; GPU only,
+        delta-stepping only); "auto" picks "fused" where it applies. Same distances either way.
 
     Returns
     -------
@@ -212,7 +260,8 @@ def sssp(A, source, *, method="auto", delta=None, parents=False):
     NegativeCycleError
         Bellman-Ford found a negative cycle reachable from the source.
     InvalidValue
-        Negative weights with delta-stepping, NaN weights, a non-positive delta, an unknown method.
+        Negative weights with delta-stepping, NaN weights, a non-positive delta, an unknown
+        method or engine, engine="fused" where it cannot run.
     IndexOutOfBound
         ``source`` is not a vertex.
     DimensionMismatch
@@ -229,24 +278,31 @@ def sssp(A, source, *, method="auto", delta=None, parents=False):
     if method not in _METHODS:
         raise InvalidValue(f"sssp: method must be one of {_METHODS}; given {method!r}")
     source = check_source(source, G.n, "sssp")
-    W = _weights(G)
-    negative = W.nvals > 0 and _min_weight(W) < 0
+    W, wmin = _prepared(G)
+    negative = W.nvals > 0 and wmin < 0
     if method == "auto":
         method = "bellman_ford" if negative else "delta_stepping"
     if method == "delta_stepping":
         if negative:
-            raise InvalidValue(f"sssp: delta-stepping needs non-negative weights; the smallest is {_min_weight(W)} "
+            raise InvalidValue(f"sssp: delta-stepping needs non-negative weights; the smallest is {wmin} "
                                "(use method='bellman_ford')")
         if delta is None:
-            delta = auto_delta(W, G)
+            if "delta" not in G.cache:
+                G.cache["delta"] = auto_delta(W, G)
+            delta = G.cache["delta"]
         elif not (isinstance(delta, (int, float, np.integer, np.floating)) and delta > 0 and np.isfinite(delta)):
             raise InvalidValue(f"sssp: delta must be a positive finite number; given {delta!r}")
-        d, rounds = delta_stepping(G, W, source, float(delta))
+        used = "fused" if _use_fused(G, W, engine, method) else "algebra"
+        if used == "fused":
+            d, rounds, _ = _sssp_fused(G, W, source, delta)
+        else:
+            d, rounds = delta_stepping(G, W, source, float(delta))
     else:
+        used = "fused" if _use_fused(G, W, engine, method) else "algebra"
         d, rounds = bellman_ford(G, W, source)
         delta = None
     parent = _parents(G, W, d, source) if parents else None
-    return SSSPResult(d, parent, method, rounds, delta)
+    return SSSPResult(d, parent, method, rounds, delta, used)
 
 
 __all__ = ["sssp", "SSSPResult", "bellman_ford", "delta_stepping", "auto_delta"]

@@ -19,9 +19,17 @@ import numpy as np
 
 #: Threads per block of the persistent kernels.
 BLOCK = 256
+#: Lanes per small-degree frontier vertex (a "virtual warp").
+TPV = 8
+#: Out-degree from which a frontier vertex is expanded by blocks, in chunks of CHUNK edges.
+BIG = 256
+CHUNK = 2048
 
 HELPERS = r"""
 #define FULL 0xffffffffu
+#define TPV @TPV@
+#define BIG @BIG@
+#define CHUNK @CHUNK@
 typedef unsigned long long ull;
 
 // Grid-wide barrier over co-resident blocks: bar[0] counts arrivals, bar[1] is the generation,
@@ -78,6 +86,52 @@ __device__ __forceinline__ void warp_add(ull x, ull* to) {
     x = warp_sum(x);
     if (lane_id() == 0 && x) atomicAdd(to, x);
 }
+
+// Append v (where pred) to a two-tier frontier by its out-degree d: the small queue (one atomic
+// per warp), or, from BIG edges on, one entry (chunk << 32 | v) per CHUNK edges ("node splitting").
+// Every lane of the warp must call it.
+__device__ __forceinline__ void frontier_append(bool pred, int v, long long d, int* qs, ull* nsmall,
+                                                long long* qb, ull* nbig) {
+    const bool small = pred && d < BIG;
+    warp_append(small, v, qs, nsmall);
+    if (pred && !small) {
+        const long long c = (d + CHUNK - 1) / CHUNK;
+        const ull b = atomicAdd(nbig, (ull)c);
+        for (long long k = 0; k < c; ++k) qb[b + k] = (k << 32) | (long long)v;
+    }
+}
+
+// Expand a two-tier frontier: each big entry by one block, each small vertex by TPV lanes.
+// f(u, p, valid) runs on every lane with warp-uniform trip counts (valid is false on padding
+// lanes), so f may use warp ballots. Load balance after Merrill, Garland, Grimshaw (PPoPP 2012).
+template <class IP, class F>
+__device__ __forceinline__ void expand(const IP* optr, const int* qs, ull nsmall, const long long* qb,
+                                       ull nbig, long long tid, long long nthreads, F f) {
+    for (ull b = blockIdx.x; b < nbig; b += gridDim.x) {
+        const long long e = ld(qb + b);
+        const int u = (int)(e & 0xffffffffLL);
+        const long long lo = (long long)optr[u] + (e >> 32) * CHUNK;
+        const long long hi = min((long long)optr[u + 1], lo + CHUNK);
+        for (long long base = lo; base < hi; base += blockDim.x) {
+            const long long p = base + threadIdx.x;
+            f(u, p, p < hi);
+        }
+    }
+    const long long groups = nthreads / TPV, gid = tid / TPV;
+    const int sub = (int)(tid % TPV);
+    const ull rounded = (nsmall + (32 / TPV) - 1) / (32 / TPV) * (32 / TPV);
+    for (ull i = gid; i < rounded; i += groups) {
+        int u = 0;
+        long long lo = 0, hi = 0;
+        if (i < nsmall) { u = ld(qs + i); lo = optr[u]; hi = optr[u + 1]; }
+        long long mx = hi - lo;
+        for (int o = 16; o > 0; o >>= 1) { long long t = __shfl_xor_sync(FULL, mx, o); mx = t > mx ? t : mx; }
+        for (long long j0 = 0; j0 < mx; j0 += TPV) {  // the same trip count on every lane
+            const long long p = lo + j0 + sub;
+            f(u, p, p < hi);
+        }
+    }
+}
 """
 
 _grid_cache = {}
@@ -87,7 +141,8 @@ def compile_kernel(src, name):
     """A RawKernel for ``src`` (HELPERS prepended)."""
     import cupy as cp
 
-    return cp.RawKernel(HELPERS + src, name, options=("--std=c++17",))
+    head = HELPERS.replace("@TPV@", str(TPV)).replace("@BIG@", str(BIG)).replace("@CHUNK@", str(CHUNK))
+    return cp.RawKernel(head + src, name, options=("--std=c++17",))
 
 
 def grid_size(kernel, key):

@@ -27,32 +27,15 @@ import numpy as np
 
 from . import _persistent as _p
 
-#: Lanes per small-degree frontier vertex in push levels (a "virtual warp").
-TPV = 8
-#: Out-degree from which a frontier vertex is expanded by blocks, in chunks of CHUNK edges.
-BIG = 256
-CHUNK = 2048
 #: Slots of the control array: 8 counters per level, three levels in rotation.
 _SLOT = 8
 
 _SRC = r"""
-// slot counters
-#define NSMALL 0
-#define NBIG 1
-#define MF 2
-#define EXAMINED 3
-#define NQ 4
-
+// A vertex won by this lane (pred) joins the next frontier; count its out-edges and itself.
 __device__ __forceinline__ void discovered(bool pred, int v, const IPT* optr, int* qs, ull* ctl_next,
         long long* qb, ull& mf, ull& nq) {
-    long long d = pred ? (long long)(optr[v + 1] - optr[v]) : 0;
-    bool small = pred && d < BIG;
-    warp_append(small, v, qs, ctl_next + NSMALL);
-    if (pred && !small) {
-        long long c = (d + CHUNK - 1) / CHUNK;
-        ull b = atomicAdd(ctl_next + NBIG, (ull)c);
-        for (long long k = 0; k < c; ++k) qb[b + k] = (k << 32) | (long long)v;
-    }
+    const long long d = pred ? (long long)(optr[v + 1] - optr[v]) : 0;
+    frontier_append(pred, v, d, qs, ctl_next + NSMALL, qb, ctl_next + NBIG);
     mf += (ull)d;
     nq += pred ? 1 : 0;
 }
@@ -84,45 +67,20 @@ extern "C" __global__ void bfs_fused(const IPT* optr, const IXT* oidx, const IPT
         ull my_mf = 0, my_nq = 0, my_exam = 0;
         const int nd = depth + 1;
         if (!pull) {
-            // big frontier vertices: one block per chunk of CHUNK edges
-            const ull nbig = ld(cur + NBIG);
-            for (ull b = blockIdx.x; b < nbig; b += gridDim.x) {
-                long long e = ld(qb + b);
-                int u = (int)(e & 0xffffffffLL);
-                long long k = e >> 32;
-                long long lo = (long long)optr[u] + k * CHUNK;
-                long long hi = min((long long)optr[u + 1], lo + CHUNK);
-                for (long long base = lo; base < hi; base += blockDim.x) {
-                    long long p = base + threadIdx.x;
-                    bool won = false; int v = 0;
-                    if (p < hi) {
-                        v = (int)oidx[p];
-                        if (ld(level + v) < 0 && atomicCAS(&level[v], -1, nd) == -1) { won = true; if (with_parent) parent[v] = u; }
+            // top-down: claim each unvisited out-neighbour of the frontier with a CAS on its level
+            expand(optr, qs, ld(cur + NSMALL), qb, ld(cur + NBIG), tid, nthreads,
+                   [&](int u, long long p, bool valid) {
+                bool won = false;
+                int v = 0;
+                if (valid) {
+                    v = (int)oidx[p];
+                    if (ld(level + v) < 0 && atomicCAS(&level[v], -1, nd) == -1) {
+                        won = true;
+                        if (with_parent) parent[v] = u;
                     }
-                    discovered(won, v, optr, qs_next, nxt, qb_next, my_mf, my_nq);
                 }
-            }
-            // small frontier vertices: TPV lanes each
-            const ull nsmall = ld(cur + NSMALL);
-            const long long groups = nthreads / TPV;
-            const long long gid = tid / TPV;
-            const int sub = (int)(tid % TPV);
-            const ull rounded = (nsmall + (32 / TPV) - 1) / (32 / TPV) * (32 / TPV);
-            for (ull i = gid; i < rounded; i += groups) {
-                int u = 0; long long lo = 0, hi = 0;
-                if (i < nsmall) { u = ld(qs + i); lo = optr[u]; hi = optr[u + 1]; }
-                long long deg = hi - lo, mx = deg;
-                for (int o = 16; o > 0; o >>= 1) { long long t = __shfl_xor_sync(FULL, mx, o); mx = t > mx ? t : mx; }
-                for (long long j0 = 0; j0 < mx; j0 += TPV) {  // same trip count on every lane
-                    const long long j = j0 + sub;
-                    bool won = false; int v = 0;
-                    if (j < deg) {
-                        v = (int)oidx[lo + j];
-                        if (ld(level + v) < 0 && atomicCAS(&level[v], -1, nd) == -1) { won = true; if (with_parent) parent[v] = u; }
-                    }
-                    discovered(won, v, optr, qs_next, nxt, qb_next, my_mf, my_nq);
-                }
-            }
+                discovered(won, v, optr, qs_next, nxt, qb_next, my_mf, my_nq);
+            });
             if (tid == 0) nxt[EXAMINED] = mf;
         } else {
             // bottom-up: each unvisited vertex looks for one in-neighbour on this level
@@ -178,7 +136,7 @@ def _kernels_for(types):
     if key not in _kernels:
         ipt, ixt, ipt2, ixt2 = types
         head = (f"typedef {ipt} IPT; typedef {ixt} IXT; typedef {ipt2} IPT2; typedef {ixt2} IXT2;\n"
-                f"#define SLOT {_SLOT}\n#define CHUNK {CHUNK}\n#define TPV {TPV}\n#define BIG {BIG}\n"
+                f"#define SLOT {_SLOT}\n"
                 "#define NSMALL 0\n#define NBIG 1\n#define MF 2\n#define EXAMINED 3\n#define NQ 4\n")
         _kernels[key] = (_p.compile_kernel(head + _INIT, "bfs_init"), _p.compile_kernel(head + _SRC, "bfs_fused"))
     return _kernels[key]
@@ -227,7 +185,7 @@ def bfs(A, AT, source, *, parents=False, direction="auto", max_depth=None, alpha
     parent = cp.full(n, -1, dtype=cp.int32) if parents else level
     launches = 2 if parents else 1  # the fills
     qs0, qs1 = cp.empty(max(n, 1), dtype=cp.int32), cp.empty(max(n, 1), dtype=cp.int32)
-    nbig = int(A.nvals) // BIG + int(A.nvals) // CHUNK + 16
+    nbig = int(A.nvals) // _p.BIG + int(A.nvals) // _p.CHUNK + 16
     qb0, qb1 = cp.empty(nbig, dtype=cp.int64), cp.empty(nbig, dtype=cp.int64)
     tr = cp.empty((3, n + 2), dtype=cp.int64)  # per level: direction, frontier, edges examined
     ctl = cp.zeros(4 * _SLOT, dtype=cp.uint64)
