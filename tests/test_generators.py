@@ -4,18 +4,28 @@ Oracles: an independent R-MAT simulation (quadrant probabilities a, b, c, d draw
 ``rng.choice``, Chakrabarti et al. 2004) for the number of distinct Kronecker edges; hand-listed
 edges and networkx grid graphs for grids; the expected degree of a random geometric graph in the
 unit square, ``n * (pi r^2 - 8/3 r^3 + r^4 / 2)`` (pi r^2 less the boundary loss).
+
+The generators' array code is device-generic (NumPy here, CuPy on a GPU): its counter-based
+random numbers are checked against a scalar Python SplitMix64 written here from the published
+constants, its Kronecker edges against a scalar Python transcription of the documented rule, the
+GPU-sized chunking against the CPU one, the device build of ``Matrix.from_coo`` against the host
+build, and the GPU's cell-bucket neighbour search against scipy's cKDTree.
 """
 
 from __future__ import annotations
 
 import math
+import zlib
 
 import networkx as nx
 import numpy as np
 import pytest
+from scipy.spatial import cKDTree
 
 import semiring as sr
 from semiring import InvalidValue
+from semiring.core.matrix import Matrix
+from semiring.generators import _generators as gen
 from semiring.generators import grid, kronecker, random_geometric
 
 
@@ -300,3 +310,246 @@ def test_gpu_device_unavailable_is_a_semiring_error():
             kronecker(3, device="gpu")
     else:
         pytest.skip("CuPy present: the GPU device may be available")
+
+
+def test_seed_none_draws_a_fresh_graph():
+    A, B = kronecker(8, seed=None), kronecker(8, seed=None)
+    assert_undirected(A)
+    assert not A.isequal(B)
+
+
+@pytest.mark.parametrize("fn, args", [(kronecker, (3,)), (grid, (3, 3)), (random_geometric, (10,))])
+@pytest.mark.parametrize("seed", [-1, 1.5, True, "1"])
+def test_bad_seed(fn, args, seed):
+    with pytest.raises(InvalidValue, match="seed"):
+        fn(*args, seed=seed)
+
+
+@pytest.mark.parametrize("weights", [(2.0, 1.0), (0.0, float("inf")), (float("nan"), 1.0), (0, 2**63),
+                                     (-(2**63) - 1, 0)])
+def test_bad_weight_bounds(weights):
+    with pytest.raises(InvalidValue, match="weights"):
+        kronecker(3, weights=weights)
+
+
+# ---------------------------------------------------------------------------------------------
+# counter-based random numbers: the same on every device
+# ---------------------------------------------------------------------------------------------
+MASK64 = (1 << 64) - 1
+
+
+def splitmix64(state):
+    """Scalar SplitMix64 (Steele, Lea, Flood 2014): advance by the golden gamma, then mix."""
+    z = (state + 0x9E3779B97F4A7C15) & MASK64
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+    return z ^ (z >> 31)
+
+
+def test_words_are_splitmix64_outputs():
+    # the k-th output of SplitMix64 seeded with key: state key + k * gamma, advanced once
+    key = 0x0123456789ABCDEF
+    got = gen._words(np, key, np.array([0, 1, 2, 1000, 2**40], dtype=np.int64))
+    want = [splitmix64((key + k * 0x9E3779B97F4A7C15) & MASK64) for k in (0, 1, 2, 1000, 2**40)]
+    assert got.dtype == np.uint64 and got.tolist() == want
+    # published first output of SplitMix64 seeded with 0 (java.util.SplittableRandom's mixer)
+    assert gen._words(np, 0, np.array([0]))[0] == 0xE220A8397B1DCDAF
+
+
+def test_unit_floats_use_the_top_53_bits():
+    z = np.array([0, 2**11 - 1, 2**11, MASK64], dtype=np.uint64)
+    assert gen._unit_floats(z).tolist() == [0.0, 0.0, 2.0**-53, 1 - 2.0**-53]
+
+
+def test_stream_keys_differ_across_seeds_and_streams():
+    keys = {gen._stream_key(seed, stream) for seed in (0, 1, 2, 2**64 - 1, 2**64, 2**70) for stream in range(1, 5)}
+    assert len(keys) == 24
+
+
+def kronecker_edges_by_hand(seed, scale, edge_factor, a=0.57, b=0.19, c=0.19):
+    """The documented rule, one edge and one bit at a time in Python ints."""
+    key = gen._stream_key(seed, gen._KRON_BITS)
+    t = [min(round(p * 2**32), 2**32 - 1) for p in (a, a + b, a + b + c)]
+    npairs = (scale + 1) // 2
+    us, vs = [], []
+    for e in range(edge_factor << scale):
+        u = v = 0
+        for bit in range(scale):
+            word = splitmix64((key + (e * npairs + bit // 2) * 0x9E3779B97F4A7C15) & MASK64)
+            r = (word >> 32) if bit % 2 else (word & 0xFFFFFFFF)
+            k = (r >= t[0]) + (r >= t[1]) + (r >= t[2])  # quadrant 0..3 = a, b, c, d
+            u |= (k >> 1) << bit
+            v |= (k & 1) << bit
+        us.append(u)
+        vs.append(v)
+    return us, vs
+
+
+@pytest.mark.parametrize("scale, edge_factor, seed", [(1, 3, 0), (4, 2, 7), (7, 1, 123)])
+def test_kronecker_edges_follow_the_documented_rule(scale, edge_factor, seed):
+    key = gen._stream_key(seed, gen._KRON_BITS)
+    u, v = gen._kronecker_edges(np, key, scale, edge_factor << scale, 0.57, 0.19, 0.19, 1 << 15)
+    want_u, want_v = kronecker_edges_by_hand(seed, scale, edge_factor)
+    assert u.tolist() == want_u and v.tolist() == want_v
+
+
+@pytest.mark.parametrize("chunk", [1, 7, 1000, 4096])
+def test_kronecker_does_not_depend_on_the_chunk_size(monkeypatch, chunk):
+    # the GPU generates in chunks of 2**25 edges, the CPU in chunks of 2**15: any split agrees
+    want = kronecker(9, seed=4, weights=(1, 9))
+    monkeypatch.setitem(gen._CHUNK, "cpu", chunk)
+    assert kronecker(9, seed=4, weights=(1, 9)).isequal(want, check_dtype=True)
+
+
+def test_kronecker_quadrant_frequencies():
+    a, b, c = 0.45, 0.25, 0.15
+    key = gen._stream_key(3, gen._KRON_BITS)
+    scale, m = 8, 1 << 15
+    u, v = gen._kronecker_edges(np, key, scale, m, a, b, c, 1 << 15)
+    bits = np.arange(scale)
+    ub = (u[:, None] >> bits) & 1
+    vb = (v[:, None] >> bits) & 1
+    counts = np.bincount((2 * ub + vb).ravel(), minlength=4)
+    p = np.array([a, b, c, 1 - a - b - c])
+    chi2 = (((counts - p * counts.sum()) ** 2) / (p * counts.sum())).sum()
+    assert chi2 < 16.3, (counts / counts.sum(), chi2)  # 3 degrees of freedom, p = 0.001
+
+
+def test_permutation_is_a_permutation():
+    for n in (2, 8, 1 << 12):
+        perm = gen._permutation(np, gen._stream_key(5, gen._PERMUTATION), n)
+        assert np.array_equal(np.sort(perm), np.arange(n))
+    perm = gen._permutation(np, gen._stream_key(5, gen._PERMUTATION), 1 << 12)
+    assert (perm == np.arange(1 << 12)).sum() < 10  # not the identity (about one fixed point)
+
+
+def test_weights_are_counter_based_and_in_range():
+    key = gen._stream_key(1, gen._WEIGHTS)
+    w, d = gen._weights(np, (-5, 5), 20000, key)
+    assert d == "int64" and w.dtype == np.int64 and w.min() == -5 and w.max() == 5
+    assert np.all(np.abs(np.bincount(w + 5) / 20000 - 1 / 11) < 0.01)
+    # weight k depends on counter k only
+    w2, _ = gen._weights(np, (-5, 5), 3, key, counters=np.array([7, 19999, 0]))
+    assert w2.tolist() == [w[7], w[19999], w[0]]
+    full, _ = gen._weights(np, (-(2**63), 2**63 - 1), 1000, key)
+    assert full.min() < -(2**61) and full.max() > 2**61
+    f, d = gen._weights(np, (0.5, 2.0), 20000, key)
+    assert d == "float64" and f.min() >= 0.5 and f.max() < 2.0 and abs(f.mean() - 1.25) < 0.02
+    assert gen._weights(np, None, 5, key) == (None, "bool")
+
+
+def test_grid_weights_are_counter_based():
+    W = grid(4, 5, weights=(1, 1000), seed=3)
+    u = np.concatenate([np.arange(20).reshape(4, 5)[:-1].ravel(), np.arange(20).reshape(4, 5)[:, :-1].ravel()])
+    v = np.concatenate([np.arange(20).reshape(4, 5)[1:].ravel(), np.arange(20).reshape(4, 5)[:, 1:].ravel()])
+    w, _ = gen._weights(np, (1, 1000), u.size, gen._stream_key(3, gen._WEIGHTS))
+    assert {(int(a), int(b)): int(x) for a, b, x in zip(u, v, w)} == {
+        (i, j): x for (i, j), x in entries(W).items() if i < j}
+
+
+# ---------------------------------------------------------------------------------------------
+# the device build of Matrix.from_coo (run here on NumPy arrays: the same array code)
+# ---------------------------------------------------------------------------------------------
+DUP_CASES = [
+    (None, sr.binary.lor, None), ("int", sr.binary.min, None), ("float", sr.binary.first, None),
+    ("int", sr.binary.second, "float32"), (3, sr.binary.plus, None), (3, sr.binary.min, None),
+    ("bool", sr.binary.lor, None), ("int", sr.monoid.plus, "int8"), ("int", sr.binary.plus, None),
+]
+
+
+@pytest.mark.parametrize("values, op, dtype", DUP_CASES, ids=[f"{v}-{o.name}-{d}" for v, o, d in DUP_CASES])
+def test_device_build_of_from_coo_matches_the_host_build(values, op, dtype):
+    rng = np.random.default_rng(zlib.crc32(repr((values, op.name, dtype)).encode()))
+    for _ in range(40):
+        nr, nc = int(rng.integers(1, 15)), int(rng.integers(1, 15))
+        m = int(rng.integers(0, 50))
+        r, c = rng.integers(0, nr, m), rng.integers(0, nc, m)
+        vals = {"int": rng.integers(0, 5, m), "float": rng.random(m), "bool": rng.random(m) < 0.5}.get(values, values)
+        host = Matrix.from_coo(r, c, vals, nrows=nr, ncols=nc, dtype=dtype, dup_op=op)
+        dev = Matrix._from_coo_on_device(r, c, vals, nr, nc, dtype, op)
+        assert dev._indptr.dtype == np.int32 and dev._indices.dtype == np.int32  # as Matrix.to("gpu")
+        assert host.isequal(dev, check_dtype=True)
+        if isinstance(vals, np.ndarray) and m:
+            assert not np.shares_memory(dev._values, vals)
+
+
+@pytest.mark.parametrize("rows, cols, values, exc", [
+    ([0, 5], [0, 0], None, sr.IndexOutOfBound),
+    ([-1, 0], [0, 0], None, sr.IndexOutOfBound),
+    ([0.5, 1.0], [0, 0], None, InvalidValue),
+    ([[0]], [[0]], None, InvalidValue),
+    ([0, 1], [0], None, InvalidValue),
+    ([0, 1], [0, 1], [1, 2, 3], sr.DimensionMismatch),
+    ([0, 0], [1, 1], [1, 2], InvalidValue),  # duplicates without dup_op
+    ([0, 0], [1, 1], None, InvalidValue),
+])
+def test_device_build_of_from_coo_raises_as_the_host_build(rows, cols, values, exc):
+    args = (np.asarray(rows), np.asarray(cols), None if values is None else np.asarray(values))
+    with pytest.raises(exc) as host:
+        Matrix.from_coo(*args, nrows=3, ncols=3)
+    with pytest.raises(exc) as dev:
+        Matrix._from_coo_on_device(*args, 3, 3, None, None)
+    assert str(dev.value) == str(host.value)
+
+
+# ---------------------------------------------------------------------------------------------
+# the GPU's cell-bucket neighbour search, run here on NumPy arrays, against cKDTree
+# ---------------------------------------------------------------------------------------------
+def kdtree_pairs(pts, r):
+    return set(map(tuple, cKDTree(pts).query_pairs(r, output_type="ndarray").tolist()))
+
+
+def bucket_pairs(pts, r, budget=1 << 24):
+    i, j = gen._pairs_within(pts[:, 0].copy(), pts[:, 1].copy(), r, budget)
+    got = set(zip(i.tolist(), j.tolist()))
+    assert len(got) == i.size, "a pair found twice"
+    assert all(a < b for a, b in got)
+    return got
+
+
+@pytest.mark.parametrize("kind", ["uniform", "lattice", "normal", "line", "clustered"])
+def test_cell_search_finds_exactly_the_kdtree_pairs(kind):
+    rng = np.random.default_rng(zlib.crc32(kind.encode()))
+    for trial in range(40):
+        n = int(rng.integers(2, 300))
+        r = float(rng.choice([1e-3, 0.01, 0.05, 0.1, 0.3, 0.7, 1.5]))
+        if kind == "uniform":
+            pts = rng.random((n, 2))
+        elif kind == "lattice":  # many pairs at exactly the same distance, some at exactly r
+            pts = np.round(rng.random((n, 2)) * 20) / 20
+            r = float(rng.choice([0.05, 0.1, 0.05 * math.sqrt(2), 0.15]))
+        elif kind == "normal":
+            pts = rng.normal(size=(n, 2)) * rng.choice([1e-3, 1.0, 100.0])
+        elif kind == "line":
+            pts = np.column_stack([rng.random(n), np.full(n, 0.5)])
+        else:
+            pts = rng.random((n, 2)) * 1e-4 + rng.integers(0, 3, (n, 1)) * 0.4
+        budget = int(rng.choice([5, 100, 1 << 24]))  # small budgets: many blocks
+        assert bucket_pairs(pts, r, budget) == kdtree_pairs(pts, r), (trial, n, r)
+
+
+def test_cell_search_at_exact_pair_distances():
+    # the radius equal to (or one ulp around) an actual pair distance: ties decided as cKDTree does
+    rng = np.random.default_rng(11)
+    for _ in range(30):
+        pts = rng.random((150, 2))
+        i, j = rng.choice(150, 2, replace=False)
+        d = math.sqrt((pts[i, 0] - pts[j, 0]) ** 2 + (pts[i, 1] - pts[j, 1]) ** 2)
+        for r in (d, np.nextafter(d, 0), np.nextafter(d, 1)):
+            assert bucket_pairs(pts, r) == kdtree_pairs(pts, r)
+
+
+def test_cell_search_on_a_default_rgg():
+    n = 1 << 14
+    pts = gen._unit_floats(gen._words(np, gen._stream_key(0, gen._POINTS), np.arange(2 * n))).reshape(n, 2)
+    r = 0.55 * math.sqrt(math.log(n) / n)
+    assert bucket_pairs(pts, r) == kdtree_pairs(pts, r)
+
+
+@pytest.mark.parametrize("weights", [None, (1, 255), (0.5, 2.0), "distance"])
+def test_random_geometric_with_the_cell_search_is_identical(monkeypatch, weights):
+    want = random_geometric(3000, seed=6, weights=weights)
+    monkeypatch.setattr(gen, "_close_pairs",
+                        lambda pts, r: gen._pairs_within(pts[:, 0].copy(), pts[:, 1].copy(), r, 1000))
+    got = random_geometric(3000, seed=6, weights=weights)
+    assert got.isequal(want, check_dtype=True)

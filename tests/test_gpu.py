@@ -423,3 +423,306 @@ def test_ldbc_bfs_and_sssp_on_gpu(shared_data, case):
     for method in ("bellman_ford", "delta_stepping"):
         d = sr.algorithms.sssp(A.to("gpu"), index[source], method=method).distance
         np.testing.assert_allclose(asnumpy(d.to_dense(np.inf)), want, rtol=1e-12, atol=0)
+
+
+# ---------------------------------------------------------------------------------------------
+# generators on the device: the same graph as on the CPU for a seed (counter-based random
+# numbers), generated and built on the GPU; and the validators run on device data
+# ---------------------------------------------------------------------------------------------
+from semiring.testing.validate import ValidationError  # noqa: E402
+
+def _assert_undirected_on_host(A):
+    """Square, symmetric in structure and values, no self-loops (checked on a host copy)."""
+    S = A.to_scipy()
+    S.sort_indices()
+    rows = np.repeat(np.arange(S.shape[0]), np.diff(S.indptr))
+    assert not np.any(rows == S.indices), "self-loop"
+    T = S.T.tocsr()
+    T.sort_indices()
+    assert np.array_equal(S.indptr, T.indptr) and np.array_equal(S.indices, T.indices), "not symmetric"
+    assert np.array_equal(S.data, T.data), "A[i, j] != A[j, i]"
+
+
+def _no_host_build(monkeypatch):
+    """Make the host path of Matrix.from_coo fail: a device build must not take it."""
+    from semiring.core import _validate
+
+    def boom(*args, **kwargs):
+        raise AssertionError("the entries went through the host path of Matrix.from_coo")
+
+    monkeypatch.setattr(_validate, "index_array", boom)
+    monkeypatch.setattr(_validate, "values_array", boom)
+
+
+@gpu
+@pytest.mark.parametrize("scale, weights", [(1, None), (6, None), (10, None), (10, (1, 255)), (9, (0.5, 2.0)),
+                                            (13, (-3, 3)), (16, None)])
+def test_kronecker_on_gpu_is_the_cpu_graph(monkeypatch, scale, weights):
+    import cupy as cp
+
+    cpu = sr.generators.kronecker(scale, seed=scale, weights=weights)
+    _no_host_build(monkeypatch)
+    dev = sr.generators.kronecker(scale, seed=scale, weights=weights, device="gpu")
+    assert dev.device == "gpu" and isinstance(dev._indices, cp.ndarray)
+    assert dev._indptr.dtype == np.int32 and dev._indices.dtype == np.int32  # as Matrix.to("gpu") stores
+    assert dev.dtype == cpu.dtype and dev.shape == (2**scale, 2**scale)
+    assert dev.isequal(cpu, check_dtype=True)
+    _assert_undirected_on_host(dev)
+    assert 0 < dev.nvals <= 2 * 16 * 2**scale
+    if scale >= 10:
+        assert dev.nvals >= 0.45 * 2 * 16 * 2**scale
+
+
+@gpu
+def test_kronecker_on_gpu_is_deterministic_per_seed():
+    a = sr.generators.kronecker(12, seed=5, weights=(1, 255), device="gpu")
+    b = sr.generators.kronecker(12, seed=5, weights=(1, 255), device="gpu")
+    c = sr.generators.kronecker(12, seed=6, weights=(1, 255), device="gpu")
+    assert a.isequal(b, check_dtype=True)
+    assert not a.isequal(c)
+
+
+@gpu
+@pytest.mark.parametrize("chunk", [1000, 4097])
+def test_kronecker_on_gpu_in_many_chunks(monkeypatch, chunk):
+    from semiring.generators import _generators
+
+    cpu = sr.generators.kronecker(12, 5, seed=1, weights=(1, 9))
+    monkeypatch.setitem(_generators._CHUNK, "gpu", chunk)  # 20480 edges: several chunks, a partial last one
+    assert sr.generators.kronecker(12, 5, seed=1, weights=(1, 9), device="gpu").isequal(cpu, check_dtype=True)
+
+
+@gpu
+def test_kronecker_scale_20_on_gpu_matches_cpu_and_validates():
+    import cupy as cp
+
+    dev = sr.generators.kronecker(20, edge_factor=40, seed=2, device="gpu")  # 42M edges: two GPU chunks
+    cp.cuda.Device().synchronize()
+    assert 0.45 * 2 * 40 * 2**20 <= dev.nvals <= 2 * 40 * 2**20
+    cpu = sr.generators.kronecker(20, edge_factor=40, seed=2)
+    assert dev.isequal(cpu)
+    src = int(cp.argmax(cp.diff(dev._indptr)))
+    r = sr.algorithms.bfs(dev, src, parents=True)
+    assert check_bfs(dev, src, r.level, r.parent) == r.level.nvals
+
+
+@gpu
+@pytest.mark.parametrize("dims, weights", [((1,), None), ((7,), None), ((30, 40), None), ((30, 40), (1, 9)),
+                                           ((5, 6, 7), (0.5, 2.0))])
+def test_grid_on_gpu_is_the_cpu_graph(monkeypatch, dims, weights):
+    cpu = sr.generators.grid(*dims, weights=weights, seed=2)
+    _no_host_build(monkeypatch)
+    dev = sr.generators.grid(*dims, weights=weights, seed=2, device="gpu")
+    assert dev.device == "gpu"
+    assert dev.isequal(cpu, check_dtype=True)
+
+
+@gpu
+@pytest.mark.parametrize("n, radius, weights", [(2, 1.5, None), (500, None, None), (5000, None, (1, 255)),
+                                                (5000, 0.03, "distance"), (3000, 0.7, None),
+                                                (1 << 17, None, "distance")])
+def test_random_geometric_on_gpu_is_the_cpu_graph(monkeypatch, n, radius, weights):
+    cpu = sr.generators.random_geometric(n, radius, seed=3, weights=weights)
+    _no_host_build(monkeypatch)
+    dev = sr.generators.random_geometric(n, radius, seed=3, weights=weights, device="gpu")
+    assert dev.device == "gpu"
+    assert dev.isequal(cpu, check_dtype=True)  # exact, distances included
+
+
+@gpu
+def test_cell_search_on_gpu_finds_exactly_the_kdtree_pairs():
+    import cupy as cp
+    from scipy.spatial import cKDTree
+
+    from semiring.generators._generators import _pairs_within
+
+    rng = np.random.default_rng(8)
+    for n, r, scale in [(1000, 0.05, 1.0), (4000, 0.01, 1.0), (300, 0.3, 100.0), (2000, 0.05, 1.0)]:
+        pts = rng.random((n, 2)) * scale
+        if n == 2000:
+            pts = np.round(pts * 20) / 20  # a lattice: many ties at exactly r
+        want = set(map(tuple, cKDTree(pts).query_pairs(r, output_type="ndarray").tolist()))
+        i, j = _pairs_within(cp.asarray(pts[:, 0]), cp.asarray(pts[:, 1]), r, budget=5000)
+        got = set(zip(asnumpy(i).tolist(), asnumpy(j).tolist()))
+        assert len(got) == i.shape[0] and got == want
+
+
+@gpu
+def test_from_coo_of_device_arrays_builds_on_the_device(monkeypatch):
+    import cupy as cp
+
+    rng = np.random.default_rng(5)
+    r, c = rng.integers(0, 50, 3000), rng.integers(0, 40, 3000)
+    vals = rng.integers(0, 9, 3000)
+    ops = (sr.binary.first, sr.binary.second, sr.binary.plus, sr.binary.min, sr.monoid.max)
+    hosts = [sr.Matrix.from_coo(r, c, vals, nrows=50, ncols=40, dup_op=op) for op in ops]
+    _no_host_build(monkeypatch)
+    for op, host in zip(ops, hosts):
+        dev = sr.Matrix.from_coo(cp.asarray(r), cp.asarray(c), cp.asarray(vals), nrows=50, ncols=40, dup_op=op,
+                                 device="gpu")
+        assert dev.device == "gpu" and dev._indices.dtype == np.int32 and dev._indptr.dtype == np.int32
+        same(host, dev)
+    empty = sr.Matrix.from_coo(cp.zeros(0, dtype=np.int64), cp.zeros(0, dtype=np.int64), nrows=4, ncols=3,
+                               device="gpu")
+    assert empty.nvals == 0 and empty.shape == (4, 3) and asnumpy(empty._indptr).tolist() == [0] * 5
+    pattern = sr.Matrix.from_coo(cp.asarray(r), cp.asarray(c), nrows=50, ncols=40, dup_op=sr.binary.lor,
+                                 device="gpu")
+    assert pattern.dtype == np.bool_
+    assert pattern.nvals == np.unique(r * 40 + c).size
+    scalar = sr.Matrix.from_coo(cp.asarray(r), cp.asarray(c), 2.5, nrows=50, ncols=40, dup_op=sr.binary.plus,
+                                device="gpu")
+    keys, counts = np.unique(r * 40 + c, return_counts=True)
+    np.testing.assert_array_equal(asnumpy(scalar.to_coo()[2]), 2.5 * counts)
+    x = cp.asarray(vals.astype(np.float64))
+    u = sr.Matrix.from_coo(cp.arange(5), cp.arange(5), x[:5], nrows=5, ncols=5, device="gpu")
+    x[:5] = -1
+    assert asnumpy(u.to_coo()[2]).tolist() == vals[:5].astype(float).tolist()  # no aliasing of the input
+
+
+@gpu
+def test_from_coo_of_device_arrays_raises_as_on_the_host():
+    import cupy as cp
+
+    cases = [([0, 5], [0, 0], None, sr.IndexOutOfBound), ([-1, 0], [0, 0], None, sr.IndexOutOfBound),
+             ([0.5, 1.0], [0, 0], None, sr.InvalidValue), ([0, 1], [0], None, sr.InvalidValue),
+             ([0, 1], [0, 1], [1, 2, 3], sr.DimensionMismatch), ([0, 0], [1, 1], [1, 2], sr.InvalidValue)]
+    for rows, cols, values, exc in cases:
+        with pytest.raises(exc) as host:
+            sr.Matrix.from_coo(np.asarray(rows), np.asarray(cols), None if values is None else np.asarray(values),
+                               nrows=3, ncols=3)
+        with pytest.raises(exc) as dev:
+            sr.Matrix.from_coo(cp.asarray(rows), cp.asarray(cols), None if values is None else cp.asarray(values),
+                               nrows=3, ncols=3, device="gpu")
+        assert str(dev.value) == str(host.value)
+
+
+@pytest.fixture
+def _device_validation(monkeypatch):
+    """Record the array module each validator runs on, and forbid host copies inside them."""
+    import cupy as cp
+
+    from semiring.testing import validate
+
+    seen = []
+    edges = validate._edges
+
+    def spy(A):
+        out = edges(A)
+        seen.append(out[1])
+        return out
+
+    def no_host_copy(a):
+        if isinstance(a, cp.ndarray) and a.size > 10:
+            raise AssertionError("a validator copied device data to the host")
+        return asnumpy(a)
+
+    monkeypatch.setattr(validate, "_edges", spy)
+    monkeypatch.setattr(validate, "asnumpy", no_host_copy)
+    return seen
+
+
+def _gpu_vec(dense, missing=-1):
+    return sr.Vector.from_dense(asnumpy(dense), missing=missing, device="gpu")
+
+
+@gpu
+def test_validators_run_on_the_device_and_accept_correct_results(_device_validation):
+    import cupy as cp
+
+    A = sr.generators.kronecker(12, seed=7, device="gpu")
+    W = sr.generators.kronecker(12, seed=7, weights=(1, 255), device="gpu")
+    src = int(cp.argmax(cp.diff(A._indptr)))
+    r = sr.algorithms.bfs(A, src, parents=True)
+    assert check_bfs(A, src, r.level, r.parent) == r.level.nvals
+    assert check_bfs(sr.algorithms.Graph(A, "undirected"), src, r.level) == r.level.nvals
+    s = sr.algorithms.sssp(W, src, parents=True)
+    assert check_sssp(W, src, s.distance, s.parent) == s.distance.nvals
+    assert check_sssp(A, src, r.level.dup("float64")) == r.level.nvals  # unit weights
+    col = sr.algorithms.coloring(A)
+    assert check_coloring(A, col) >= 2
+    m = sr.algorithms.mis(A, seed=1)
+    assert check_mis(A, m) == m.nvals
+    assert _device_validation and all(xp is cp for xp in _device_validation)
+
+
+@gpu
+def test_validators_with_the_graph_and_the_results_on_different_devices():
+    import cupy as cp
+
+    A = sr.generators.kronecker(11, seed=4, device="gpu")
+    src = int(cp.argmax(cp.diff(A._indptr)))
+    r = sr.algorithms.bfs(A, src, parents=True)
+    rc = sr.algorithms.bfs(A.to("cpu"), src, parents=True)
+    assert check_bfs(A.to("cpu"), src, r.level, r.parent) == r.level.nvals  # on the host
+    assert check_bfs(A, src, rc.level, rc.parent) == rc.level.nvals         # on the device
+    col = sr.algorithms.coloring(A.to("cpu"))
+    assert check_coloring(A, col) == check_coloring(A.to("cpu"), col.to("gpu"))
+    m = sr.algorithms.mis(A, seed=3)
+    assert check_mis(A.to("cpu"), m) == check_mis(A, m.to("cpu")) == m.nvals
+
+
+@gpu
+def test_validators_on_the_device_reject_corrupted_results(_device_validation):
+    import cupy as cp
+
+    A = sr.generators.kronecker(12, seed=9, device="gpu")
+    W = sr.generators.kronecker(12, seed=9, weights=(1, 255), device="gpu")
+    deg = cp.diff(A._indptr)
+    src = int(cp.argmax(deg))
+    r = sr.algorithms.bfs(A, src, parents=True)
+    level, parent = r.level.to_dense(-1), r.parent.to_dense(-1)
+    v = int(cp.flatnonzero(level == level.max())[0])
+    bad = level.copy()
+    bad[v] += 1  # wrong level
+    with pytest.raises(ValidationError, match="check 3"):
+        check_bfs(A, src, _gpu_vec(bad))
+    iso = int(cp.flatnonzero(deg == 0)[0])
+    bad = level.copy()
+    bad[iso] = 0  # a second root
+    with pytest.raises(ValidationError, match=f"only the source {src} may have level 0; vertex {iso}"):
+        check_bfs(A, src, _gpu_vec(bad))
+    bad = parent.copy()
+    bad[v] = v  # not a tree: a vertex its own parent
+    with pytest.raises(ValidationError, match=f"check 1: vertex {v} "):
+        check_bfs(A, src, r.level, _gpu_vec(bad))
+    k = int(cp.flatnonzero(level == 2)[0])
+    others = asnumpy(cp.flatnonzero(level == 1))
+    nbrs = set(asnumpy(A.T._indices[int(A.T._indptr[k]):int(A.T._indptr[k + 1])]).tolist())
+    stranger = int(next(u for u in others if u not in nbrs))
+    bad = parent.copy()
+    bad[k] = stranger  # a parent one level up that is not an in-neighbour
+    with pytest.raises(ValidationError, match=f"check 2: tree edge {stranger} -> {k}"):
+        check_bfs(A, src, r.level, _gpu_vec(bad))
+
+    s = sr.algorithms.sssp(W, src, parents=True)
+    dist, sp_parent = s.distance.to_dense(np.inf), s.parent.to_dense(-1)
+    far = int(cp.argmax(cp.where(cp.isfinite(dist), dist, -1)))
+    bad = dist.copy()
+    bad[far] += 1  # a relaxable edge
+    with pytest.raises(ValidationError, match=f"gives {far} a shorter distance"):
+        check_sssp(W, src, _gpu_vec(bad, missing=np.inf))
+    bad = dist.copy()
+    bad[far] -= 0.5  # no tight in-edge
+    with pytest.raises(ValidationError, match=f"vertex {far} has distance .* no in-edge that attains it"):
+        check_sssp(W, src, _gpu_vec(bad, missing=np.inf))
+    bad = sp_parent.copy()
+    bad[far] = far
+    with pytest.raises(ValidationError, match=f"parent edge {far} -> {far} is not a tight edge"):
+        check_sssp(W, src, s.distance, _gpu_vec(bad))
+    Z = sr.Matrix.from_coo([0, 1, 2, 3], [1, 2, 3, 2], [1, 0, 0, 0], nrows=4, ncols=4, dtype="int64", device="gpu")
+    with pytest.raises(ValidationError, match="never lead back to the source"):  # a tight zero-weight cycle
+        check_sssp(Z, 0, _gpu_vec(np.array([0.0, 1.0, 1.0, 1.0])), _gpu_vec(np.array([0, 0, 3, 2])))
+
+    col = sr.algorithms.coloring(A).to_dense()
+    rows, cols, _ = A.to_coo()
+    e = int(cp.flatnonzero(cp.bincount(col)[col[cols]] >= 2)[0])  # recolouring cols[e] leaves no gap
+    bad = col.copy()
+    bad[int(cols[e])] = bad[int(rows[e])]  # conflicting colours on an edge
+    with pytest.raises(ValidationError, match="joins two vertices of color"):
+        check_coloring(A, _gpu_vec(bad, missing=None))
+    m = sr.algorithms.mis(A, seed=1)
+    members = asnumpy(m.to_coo()[0])
+    smaller = sr.Vector.from_coo(members[1:], True, size=A.nrows, device="gpu")
+    with pytest.raises(ValidationError, match="not maximal"):
+        check_mis(A, smaller)
+    assert _device_validation and all(xp is cp for xp in _device_validation)

@@ -123,7 +123,7 @@ def apply(x, op, *, left=None, right=None, thunk=None, mask=None, accum=None, re
         op = _unary.get(op)
     f = _args.unary_like(op, what)
     mask, accum = _write.prepare(out, x.shape, mask, accum, replace, what)
-    keys, vals = x._keys()
+    vals = x._values if isinstance(x, Matrix) else x._keys()[1]
     if isinstance(f, UnaryOp):
         if left is not None or right is not None or thunk is not None:
             raise InvalidValue(f"{what}: a UnaryOp takes no left/right/thunk; given {f.name} with a scalar")
@@ -140,7 +140,12 @@ def apply(x, op, *, left=None, right=None, thunk=None, mask=None, accum=None, re
         s = _args.bound_scalar(left if left is not None else right, x.dtype, f"{what} scalar")
         sv = xp_of(vals).full(vals.shape[0], s, dtype=np.asarray(s).dtype)
         tv = f.eval(sv, vals) if left is not None else f.eval(vals, sv)
-    return _write.write(out, keys, tv, x.shape, mask, accum, replace)
+    if isinstance(x, Matrix) and out is None and mask is None:
+        # T is the result, with x's structure
+        own = tv is not vals and getattr(tv, "base", None) is None  # not x's array or a view
+        return Matrix._from_csr(x.nrows, x.ncols, tv.dtype, x._indptr.copy(), x._indices.copy(),
+                                tv if own else tv.copy())
+    return _write.write(out, x._keys()[0], tv, x.shape, mask, accum, replace)
 
 
 @_v.gpu_memory("select")
@@ -171,11 +176,23 @@ def select(x, op, thunk=0, *, mask=None, accum=None, replace=False, out=None):
     _args.container(x, f"{what} x")
     f = _args.indexunary(op, what)
     mask, accum = _write.prepare(out, x.shape, mask, accum, replace, what)
-    keys, vals = x._keys()
-    i, j = _indices(x)
+    vals = x._values if isinstance(x, Matrix) else x._keys()[1]
+    i, j = (None, None) if _value_only(f) else _indices(x)
     keep = f.eval(vals, i, j, thunk)
     if keep.dtype.kind != "b":
         from .. import dtypes as _dt
 
         keep = _dt.cast(keep, "bool", f"{what} predicate {f.name}")
+    if isinstance(x, Matrix) and out is None and mask is None:
+        # T is the result: keep the selected entries of the CSR arrays, rows in place
+        xp = xp_of(x._indptr)
+        kept = xp.concatenate([xp.zeros(1, dtype=np.int64), xp.cumsum(keep)])
+        indptr = kept[x._indptr].astype(x._indptr.dtype, copy=False)
+        return Matrix._from_csr(x.nrows, x.ncols, x.dtype, indptr, x._indices[keep], vals[keep])
+    keys = x._keys()[0]
     return _write.write(out, keys[keep], vals[keep], x.shape, mask, accum, replace)
+
+
+def _value_only(f):
+    """A built-in operator on values alone (``valuelt``, ...): no indices needed."""
+    return f.builtin and not f.structural and f.name.startswith("value")

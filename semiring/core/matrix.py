@@ -25,7 +25,7 @@ def _device_indices(xp, idx, n, what):
     if arr.shape[0] == 0:
         return xp.zeros(0, dtype=np.int64)
     if arr.dtype.kind == "f":
-        if not bool(xp.all(xp.isfinite(arr))) or not bool(xp.all(arr == xp.round(arr))):
+        if not bool(xp.all(xp.isfinite(arr))) or not bool(xp.all(arr == xp.floor(arr))):
             raise InvalidValue(f"{what}: expected integer indices; given non-integral {arr.dtype.name} values")
     elif arr.dtype.kind not in "iu":
         raise InvalidValue(f"{what}: expected integer indices; given dtype {arr.dtype}")
@@ -160,7 +160,7 @@ class Matrix:
         uniform = count > 0 and bool((vals == vals[0]).all())
         if uniform:
             keys = xp.sort(keys)
-        else:
+        elif count:
             order = xp.argsort(keys, kind="stable") if xp is np else xp.argsort(keys)  # CuPy's is stable
             keys = keys[order]
         starts = group_starts(keys)
@@ -178,19 +178,21 @@ class Matrix:
             from ..ops import binary
 
             if uniform and any(op is getattr(binary, name) for name in _IDEMPOTENT):
-                vals = vals[: starts.shape[0]]  # x op x = x: nothing to combine
+                vals = vals[: starts.shape[0]].copy()  # x op x = x: nothing to combine
             else:
                 vals = _dt.cast(reduce_runs(op, vals if uniform else vals[order], starts), vals.dtype,
                                 "dup_op result")
             keys = keys[starts]
-        elif not uniform:
+        elif count and not uniform:
             vals = vals[order]
         del starts
-        indptr, indices, vals = cls._csr_parts(keys, vals, nrows, ncols)
-        del keys
-        # int32 indices while they fit, as Matrix.to("gpu") stores them
-        idx = np.int32 if max(nrows, ncols, indices.shape[0]) < 2**31 else np.int64
-        return cls._from_csr(nrows, ncols, vals.dtype, indptr.astype(idx), indices.astype(idx), vals)
+        # CSR: row i starts at the first key >= i * ncols (no atomics); int32 indices while they
+        # fit, as Matrix.to("gpu") stores them
+        nvals = keys.shape[0]
+        idx = np.int32 if max(nrows, ncols, nvals) < 2**31 else np.int64
+        indptr = xp.searchsorted(keys, xp.arange(nrows + 1, dtype=np.int64) * ncols).astype(idx)
+        indices = (keys % ncols if ncols else keys).astype(idx)
+        return cls._from_csr(nrows, ncols, vals.dtype, indptr, indices, vals)
 
     @classmethod
     def from_scipy(cls, S, *, dtype=None, device="cpu", dup_op=None):

@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._xp import repeat, xp_of
-from .sparse import group_starts, ragged_arange, reduce_by_key
+from .sparse import group_starts, ragged_arange, reduce_by_key, reduce_by_key_dense
 
 #: Product terms expanded at once in mxm; rows are processed in chunks below this.
 MXM_CHUNK_TERMS = 1 << 22
@@ -193,21 +193,23 @@ def vxm(u_idx, u_vals, A, semiring, keep=None, flip=False):
     """
     indptr, indices, avals = A._indptr, A._indices, A._values
     xp = xp_of(indices)
-    counts = indptr[u_idx + 1] - indptr[u_idx]
-    pos = ragged_arange(indptr[u_idx], counts)
-    k = repeat(u_idx, counts)
-    x = repeat(u_vals, counts)
+    starts = indptr[u_idx]
+    counts = indptr[u_idx + 1] - starts
+    pos = ragged_arange(starts, counts)
+    src = repeat(xp.arange(u_idx.shape[0], dtype=np.int64), counts)  # the entry of u of each term
     j = indices[pos].astype(np.int64, copy=False)
     if keep is not None:
-        hit = keep(j)
-        pos, k, x, j = pos[hit], k[hit], x[hit], j[hit]
+        hit = xp.flatnonzero(keep(j))
+        pos, src, j = pos[hit], src[hit], j[hit]
     if pos.size == 0:
         return _empty(xp, semiring, u_vals.dtype, A.dtype)
+    x = u_vals[src]
+    k = u_idx[src].astype(np.int64, copy=False) if semiring.multiply.positional else None
     if flip:
-        z = _multiply(semiring, avals[pos], x, j, k, xp.zeros_like(k))
+        z = _multiply(semiring, avals[pos], x, j, k, None if k is None else xp.zeros_like(k))
     else:
-        z = _multiply(semiring, x, avals[pos], xp.zeros_like(k), k, j)
-    return reduce_by_key(j, z, semiring.monoid, presorted=False)
+        z = _multiply(semiring, x, avals[pos], None if k is None else xp.zeros_like(k), k, j)
+    return reduce_by_key_dense(j, z, semiring.monoid, A.ncols)
 
 
 def mxm(A, B, semiring, keep=None, row_allowed=None):

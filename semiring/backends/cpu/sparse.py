@@ -71,6 +71,48 @@ def reduce_by_key(keys, vals, monoid, presorted=False):
     return keys[starts], monoid.reduce_segments(vals, starts)
 
 
+#: Binary operators with ``x op x == x``: a dense reduction may start from any one term.
+_IDEMPOTENT = ("min", "max", "lor", "land", "bor", "band")
+#: A reduction into a dense array of ``size`` slots is used when the terms number at least
+#: ``size / DENSE_REDUCE_RATIO`` (it costs O(size + terms); sorting costs O(terms log terms)).
+DENSE_REDUCE_RATIO = 16
+
+
+def reduce_by_key_dense(keys, vals, monoid, size):
+    """``reduce_by_key`` for unsorted keys in ``[0, size)``: through a dense array of ``size``
+    slots instead of a sort when there are many terms (``any``: one scatter; a monoid with a
+    NumPy ufunc: ``ufunc.at``, on NumPy only); otherwise by sorting."""
+    xp = xp_of(keys)
+    n = keys.shape[0]
+    if n == 0 or n * DENSE_REDUCE_RATIO < size:
+        return reduce_by_key(keys, vals, monoid)
+    from ... import ops as _ops
+
+    d = monoid.domain_for(vals.dtype)
+    uf = None
+    if not monoid.is_any:
+        if xp is not np:
+            return reduce_by_key(keys, vals, monoid)
+        uf = monoid.op.ufunc_for(d)
+        if uf is None:
+            return reduce_by_key(keys, vals, monoid)
+    vals = _dt.cast(vals, d, f"input of monoid {monoid.name}")
+    if uf is not None and uf(vals[:1], vals[:1]).dtype != d:
+        return reduce_by_key(keys, vals, monoid)
+    present = xp.zeros(size, dtype=bool)
+    present[keys] = True
+    dense = xp.empty(size, dtype=d)
+    idempotent = any(monoid.op is getattr(_ops.binary, name) for name in _IDEMPOTENT)
+    if monoid.is_any or idempotent:
+        dense[keys] = vals  # some term of each key (any: the result; x op x == x: a start)
+    else:
+        dense[keys] = monoid.identity_for(d)
+    if uf is not None:
+        uf.at(dense, keys, vals)
+    out = xp.flatnonzero(present)
+    return out, dense[out]
+
+
 def sort_by_key(keys, vals):
     xp = xp_of(keys)
     order = xp.argsort(keys, kind="stable") if xp is np else xp.argsort(keys)

@@ -228,7 +228,7 @@ def sssp(W, source, delta):
     bar = _p.barrier()
     init((1,), (1,), (optr, np.int32(source), dist, nmark, qs0, qb0, ctl))
     blocks = _p.grid_size(kern, ("sssp", ipt, ixt, np.dtype(W.dtype).name))
-    kern((blocks,), (_p.BLOCK,), (optr, oidx, W._values, np.int32(n), dt.type(delta), dist, nmark, fmark,
+    kern((blocks,), (_p.BLOCK,), (optr, oidx, W._values, np.int32(n), dt(delta), dist, nmark, fmark,
                                   qs0, qs1, qb0, qb1, far0, far1, ctl, bar))
     c = ctl.get()
     rounds, splits, failed = (int(x) for x in c[4 * _SLOT:4 * _SLOT + 3])
