@@ -214,17 +214,13 @@ def _use_fused(G, engine, direction, deterministic):
 
 def _bfs_fused(G, source, parents, direction, max_depth):
     """The whole search in one persistent kernel (semiring.backends.gpu.traversal)."""
-    import cupy as cp
-
     from ..backends.gpu import traversal
 
-    lv, pa, steps, launches, syncs = traversal.bfs(G.A, G.AT, source, parents=parents, direction=direction,
-                                                   max_depth=max_depth, alpha=ALPHA, beta=BETA)
-    reached = lv >= 0
+    lv, reached, pa, steps, launches, syncs = traversal.bfs(G.A, G.AT, source, parents=parents,
+                                                            direction=direction, max_depth=max_depth,
+                                                            alpha=ALPHA, beta=BETA)
     nvals = 1 + sum(s[3] for s in steps)
-    level = Vector._from_bitmap("int64", reached, cp.where(reached, lv, 0).astype(cp.int64), nvals)
-    parent = None
-    if parents:
-        parent = Vector._from_bitmap("int64", reached, cp.where(reached, pa, 0).astype(cp.int64), nvals)
+    level = Vector._from_bitmap("int64", reached, lv, nvals)
+    parent = Vector._from_bitmap("int64", reached.copy(), pa, nvals) if parents else None
     trace = [LevelTrace(i + 1, d, f, e, disc) for i, (d, f, e, disc) in enumerate(steps)]
-    return BFSResult(level, parent, trace, "fused", launches + (5 if parents else 3), syncs)
+    return BFSResult(level, parent, trace, "fused", launches + (1 if parents else 0), syncs)

@@ -101,6 +101,15 @@ __device__ __forceinline__ void frontier_append(bool pred, int v, long long d, i
     }
 }
 
+// The same for one vertex, by one thread (a search's start).
+__device__ __forceinline__ void frontier_append_one(int v, long long d, int* qs, ull* nsmall, long long* qb,
+                                                    ull* nbig) {
+    if (d < BIG) { qs[*nsmall] = v; *nsmall += 1; return; }
+    const long long c = (d + CHUNK - 1) / CHUNK;
+    for (long long k = 0; k < c; ++k) qb[*nbig + k] = (k << 32) | (long long)v;
+    *nbig += (ull)c;
+}
+
 // Expand a two-tier frontier: each big entry by one block, each small vertex by TPV lanes.
 // f(u, p, valid) runs on every lane with warp-uniform trip counts (valid is false on padding
 // lanes), so f may use warp ballots. Load balance after Merrill, Garland, Grimshaw (PPoPP 2012).

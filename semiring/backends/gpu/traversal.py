@@ -41,11 +41,25 @@ __device__ __forceinline__ void discovered(bool pred, int v, const IPT* optr, in
 }
 
 extern "C" __global__ void bfs_fused(const IPT* optr, const IXT* oidx, const IPT2* iptr, const IXT2* iidx,
-        int n, long long nnz, int* level, int* parent, int with_parent,
-        int* qs0, int* qs1, long long* qb0, long long* qb1, ull* ctl, long long* tr, long long stride, int mode, int max_depth, double alpha, double beta, unsigned* bar) {
+        int n, long long nnz, int source, int* level, int* parent, int with_parent,
+        int* qs0, int* qs1, long long* qb0, long long* qb1, ull* ctl, long long* tr, long long trcap,
+        int mode, int max_depth, double alpha, double beta, unsigned* bar,
+        long long* out_level, long long* out_parent, bool* out_present) {
     const long long tid = (long long)blockIdx.x * blockDim.x + threadIdx.x;
     const long long nthreads = (long long)gridDim.x * blockDim.x;
     const int lane = lane_id();
+    // start: every level unknown, counters zero, then the source alone on level 0
+    for (long long v = tid; v < n; v += nthreads) level[v] = -1;
+    if (tid == 0) { for (int k = 0; k < 3 * SLOT; ++k) ctl[k] = 0; }
+    grid_sync(bar);
+    if (tid == 0) {
+        level[source] = 0;
+        if (with_parent) parent[source] = source;
+        const long long d = (long long)(optr[source + 1] - optr[source]);
+        frontier_append_one(source, d, qs0, ctl + NSMALL, qb0, ctl + NBIG);
+        ctl[MF] = (ull)d; ctl[NQ] = 1;
+    }
+    grid_sync(bar);
     bool pull = (mode == 2);
     ull nq_last = 0;
     long long unexplored = nnz;
@@ -55,7 +69,7 @@ extern "C" __global__ void bfs_fused(const IPT* optr, const IXT* oidx, const IPT
         ull* nxt = ctl + ((depth + 1) % 3) * SLOT;
         ull* old = ctl + ((depth + 2) % 3) * SLOT;
         const ull nq = ld(cur + NQ), mf = ld(cur + MF);
-        if (tid == 0) tr[stride + depth] = (long long)nq;
+        if (tid == 0 && depth < trcap) tr[2 + 3 * depth + 1] = (long long)nq;
         if (nq == 0 || depth == max_depth) break;
         if (mode == 0) {
             if (!pull) pull = nq > nq_last && (double)mf > (double)unexplored / alpha;
@@ -101,35 +115,31 @@ extern "C" __global__ void bfs_fused(const IPT* optr, const IXT* oidx, const IPT
         }
         warp_add(my_mf, nxt + MF);
         warp_add(my_nq, nxt + NQ);
-        if (tid == 0) tr[depth] = pull ? 2 : 1;
+        if (tid == 0 && depth < trcap) tr[2 + 3 * depth] = pull ? 2 : 1;
         if (!grid_sync(bar)) break;
-        if (tid == 0) tr[2 * stride + depth] = (long long)ld(nxt + EXAMINED);
+        if (tid == 0 && depth < trcap) tr[2 + 3 * depth + 2] = (long long)ld(nxt + EXAMINED);
         unexplored -= (long long)mf;
         nq_last = nq;
         ++depth;
     }
-    if (tid == 0) { ctl[3 * SLOT] = (ull)depth; ctl[3 * SLOT + 1] = ((volatile unsigned*)bar)[2]; }
+    // results in the Vector's bitmap form: int64 values (0 where absent) and a presence mask
+    for (long long v = tid; v < n; v += nthreads) {
+        const int lv = ld(level + v);
+        out_present[v] = lv >= 0;
+        out_level[v] = lv >= 0 ? lv : 0;
+        if (with_parent) out_parent[v] = lv >= 0 ? ld(parent + v) : 0;
+    }
+    if (tid == 0) { tr[0] = depth; tr[1] = ((volatile unsigned*)bar)[2]; }
 }
 """
 
 _kernels = {}
 _MODES = {"auto": 0, "push": 1, "pull": 2}
 
-_INIT = r"""
-extern "C" __global__ void bfs_init(const IPT* optr, int s, int* level, int* parent, int with_parent,
-        int* qs, long long* qb, ull* ctl) {
-    level[s] = 0;
-    if (with_parent) parent[s] = s;
-    long long d = (long long)(optr[s + 1] - optr[s]);
-    if (d < BIG) { qs[0] = s; ctl[NSMALL] = 1; }
-    else { long long c = (d + CHUNK - 1) / CHUNK; for (long long k = 0; k < c; ++k) qb[k] = (k << 32) | s; ctl[NBIG] = c; }
-    ctl[MF] = (ull)d; ctl[NQ] = 1;
-}
-"""
 
 
 def _kernels_for(types):
-    """(init, fused) kernels for these index types (compiled once per types and device)."""
+    """The fused kernel for these index types (compiled once per types and device)."""
     import cupy as cp
 
     key = (types, cp.cuda.runtime.getDevice())
@@ -138,7 +148,7 @@ def _kernels_for(types):
         head = (f"typedef {ipt} IPT; typedef {ixt} IXT; typedef {ipt2} IPT2; typedef {ixt2} IXT2;\n"
                 f"#define SLOT {_SLOT}\n"
                 "#define NSMALL 0\n#define NBIG 1\n#define MF 2\n#define EXAMINED 3\n#define NQ 4\n")
-        _kernels[key] = (_p.compile_kernel(head + _INIT, "bfs_init"), _p.compile_kernel(head + _SRC, "bfs_fused"))
+        _kernels[key] = _p.compile_kernel(head + _SRC, "bfs_fused")
     return _kernels[key]
 
 
@@ -180,32 +190,52 @@ def bfs(A, AT, source, *, parents=False, direction="auto", max_depth=None, alpha
     n = A.nrows
     optr, oidx, iptr, iidx = A._indptr, A._indices, AT._indptr, AT._indices
     types = _p.index_types(optr, oidx, iptr, iidx)
-    init, kern = _kernels_for(types)
-    level = cp.full(n, -1, dtype=cp.int32)
-    parent = cp.full(n, -1, dtype=cp.int32) if parents else level
-    launches = 2 if parents else 1  # the fills
-    qs0, qs1 = cp.empty(max(n, 1), dtype=cp.int32), cp.empty(max(n, 1), dtype=cp.int32)
-    nbig = int(A.nvals) // _p.BIG + int(A.nvals) // _p.CHUNK + 16
-    qb0, qb1 = cp.empty(nbig, dtype=cp.int64), cp.empty(nbig, dtype=cp.int64)
-    tr = cp.empty((3, n + 2), dtype=cp.int64)  # per level: direction, frontier, edges examined
-    ctl = cp.zeros(4 * _SLOT, dtype=cp.uint64)
-    init((1,), (1,), (optr, np.int32(source), level, parent, np.int32(parents), qs0, qb0, ctl))
+    kern = _kernels_for(types)
+    ws = _workspace(n, int(A.nvals), parents)
+    out_level = cp.empty(n, dtype=cp.int64)
+    out_parent = cp.empty(n, dtype=cp.int64) if parents else out_level
+    present = cp.empty(n, dtype=cp.bool_)
     blocks = _p.grid_size(kern, ("bfs",) + types)
     md = -1 if max_depth is None else int(max_depth)
-    bar = _p.barrier()
-    kern((blocks,), (_p.BLOCK,), (optr, oidx, iptr, iidx, np.int32(n), np.int64(A.nvals), level, parent,
-                                  np.int32(parents), qs0, qs1, qb0, qb1, ctl, tr, np.int64(n + 2),
-                                  np.int32(_MODES[direction]), np.int32(md), np.float64(alpha), np.float64(beta), bar))
-    launches += 4  # ctl and barrier memsets, init, the search
-    depth, failed = (int(x) for x in ctl[3 * _SLOT:3 * _SLOT + 2].get())
-    host_syncs = 1
+    kern((blocks,), (_p.BLOCK,), (optr, oidx, iptr, iidx, np.int32(n), np.int64(A.nvals), np.int32(source),
+                                  ws["level"], ws["parent"], np.int32(parents), ws["qs0"], ws["qs1"], ws["qb0"],
+                                  ws["qb1"], ws["ctl"], ws["tr"], np.int64(n + 2), np.int32(_MODES[direction]),
+                                  np.int32(md), np.float64(alpha), np.float64(beta), ws["bar"], out_level,
+                                  out_parent, present))
+    launches, host_syncs = 1, 1
+    head = ws["tr"][:2 + 3 * _TRACE].get()
+    depth, failed = int(head[0]), int(head[1])
     if failed:
+        ws["bar"][:] = 0
         raise RuntimeError("bfs: a grid barrier timed out (not every block was resident); no result")
-    trace = []
-    if depth:
-        d, front, exam = tr[:, :depth + 1].get()
-        launches += 1
+    if depth >= _TRACE:  # a long search: the rest of its trace
+        head = ws["tr"][:2 + 3 * (depth + 1)].get()
         host_syncs += 1
-        trace = [("pull" if d[i] == 2 else "push", int(front[i]), int(exam[i]), int(front[i + 1]))
-                 for i in range(depth)]
-    return level, (parent if parents else None), trace, launches, host_syncs
+    lv = head[2:2 + 3 * (depth + 1)].reshape(-1, 3)
+    trace = [("pull" if lv[i, 0] == 2 else "push", int(lv[i, 1]), int(lv[i, 2]), int(lv[i + 1, 1]))
+             for i in range(depth)]
+    return out_level, present, (out_parent if parents else None), trace, launches, host_syncs
+
+
+#: Trace levels read back with the result in one copy (longer searches take a second copy).
+_TRACE = 128
+_workspaces = {}
+
+
+def _workspace(n, nnz, parents):
+    """Queues, counters, trace and barrier of a search on n vertices, kept between calls
+    (the barrier words are left zeroed by every completed barrier)."""
+    import cupy as cp
+
+    key = (n, nnz, cp.cuda.runtime.getDevice())
+    ws = _workspaces.get(key)
+    if ws is None:
+        _workspaces.clear()  # one graph size at a time
+        nbig = nnz // _p.BIG + nnz // _p.CHUNK + 16
+        ws = {"level": cp.empty(max(n, 1), dtype=cp.int32), "parent": cp.empty(max(n, 1), dtype=cp.int32),
+              "qs0": cp.empty(max(n, 1), dtype=cp.int32), "qs1": cp.empty(max(n, 1), dtype=cp.int32),
+              "qb0": cp.empty(nbig, dtype=cp.int64), "qb1": cp.empty(nbig, dtype=cp.int64),
+              "ctl": cp.zeros(4 * _SLOT, dtype=cp.uint64), "tr": cp.zeros(2 + 3 * (n + 2), dtype=cp.int64),
+              "bar": _p.barrier()}
+        _workspaces[key] = ws
+    return ws
