@@ -1,0 +1,118 @@
+"""Command line: ``python -m benchmarks run --suite gpu|cpu|seed-table [options]``.
+
+Exit status: 0 when every result validated (and for ``--suite gpu`` on a machine without a
+GPU, which prints why and does nothing), 1 when a result failed validation or a system
+raised, 2 for bad arguments.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shlex
+import sys
+
+from . import env, report, seed_table, suites, targets
+from .graphs import DATA_DIR, cases
+from .runner import Ctx, failed
+from .timing import CpuTimer, Deadline, GpuTimer, Progress
+
+#: Defaults by size: (roots of the main system, roots of the others, seconds per system and
+#: graph, seconds for the whole suite).
+DEFAULTS = {("gpu", "full"): (64, 8, 10.0, 480.0), ("cpu", "full"): (64, 8, 60.0, 1800.0),
+            ("seed-table", "full"): (16, 8, 20.0, 540.0)}
+TINY = (8, 4, 5.0, 50.0)
+
+
+def parser():
+    p = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__.split("\n\n")[0])
+    sub = p.add_subparsers(dest="command", required=True)
+    r = sub.add_parser("run", help="run a suite and write <out>/<suite>-<device>-<date>.json and .md")
+    r.add_argument("--suite", required=True, choices=("gpu", "cpu", "seed-table"))
+    r.add_argument("--size", default="full", choices=("tiny", "full"))
+    r.add_argument("--roots", type=int, default=None,
+                   help="roots of the main system (semiring fused on GPU, semiring cpu on CPU); default 64 (tiny 8)")
+    r.add_argument("--roots-peers", type=int, default=None, help="roots of every other system; default 8 (tiny 4)")
+    r.add_argument("--out", default=os.path.join("benchmarks", "results"), help="output folder")
+    r.add_argument("--data", default=DATA_DIR, help="real-graph folder (default ../shared/data)")
+    r.add_argument("--graphs", default=None,
+                   help="comma-separated graph names to run (e.g. kron21,USA-road-NE); default all of the suite")
+    r.add_argument("--system-budget-s", type=float, default=None,
+                   help="stop a system on a graph after this many seconds (at least one root runs)")
+    r.add_argument("--budget-s", type=float, default=None,
+                   help="soft deadline of the whole suite: past it only the main systems run")
+    return p
+
+
+def _ctx(args, cp):
+    roots, peers, sys_budget, budget = DEFAULTS.get((args.suite, args.size), TINY) if args.size == "full" else TINY
+    timers = {"cpu": CpuTimer()}
+    if cp is not None:
+        timers["gpu"] = GpuTimer(cp)
+    ctx = Ctx(cp, timers, args.roots or roots, args.roots_peers or peers, args.system_budget_s or sys_budget,
+              args.data, cpu_warmup=args.suite != "gpu")
+    return ctx, Deadline(args.budget_s or budget)
+
+
+def run(args, argv):
+    """Run the suite named by ``args``; return the exit status."""
+    cp, reason = (None, "not used by the CPU suite") if args.suite == "cpu" else env.gpu_status()
+    if args.suite == "gpu" and cp is None:
+        print(f"benchmarks: --suite gpu needs a GPU, and there is none here: {reason}. Nothing was run.")
+        return 0
+    ctx, deadline = _ctx(args, cp)
+    progress = Progress(None, f"{args.suite} ({args.size})")
+    meta = {"suite": args.suite, "size": args.size, "command": "python -m benchmarks " + shlex.join(argv),
+            "roots_main": ctx.roots_main, "roots_peers": ctx.roots_peers, "system_budget_s": ctx.budget_s,
+            "suite_budget_s": deadline.seconds, "cpu_warmup": ctx.cpu_warmup, "gpu_reason": reason,
+            "env": env.describe(cp)}
+    if cp is not None:
+        meta["copy_bandwidth"] = env.copy_bandwidth(cp)
+    tables = None
+    if args.suite == "seed-table":
+        info, rows, notes = seed_table.run(args.size, ctx, deadline, progress)
+        tables = seed_table.table(rows)
+        goals = []
+    else:
+        only = set(args.graphs.split(",")) if args.graphs else None
+        info, rows, notes = suites.run_suite(args.suite, args.size, ctx, deadline, progress, only)
+        goals = targets.gpu_targets(rows) if args.suite == "gpu" else targets.cpu_targets(rows)
+    progress.close()
+    bad = failed(rows)
+    ok = sum(1 for r in rows if r.get("validated"))
+    summary = (f"{ok} rows validated, {len(bad)} failed, "
+               f"{sum(1 for r in rows if r['status'] in ('skipped', 'not available'))} skipped or not available; "
+               f"{deadline.elapsed():.0f} s")
+    doc = {"meta": meta, "graphs": info, "rows": rows, "targets": goals, "notes": notes, "summary": summary,
+           "failed": [f"{r['graph']} {r['kernel']} {r['system']} {r.get('engine') or ''} {r.get('direction') or ''}: "
+                      f"{r['status']}: {r.get('note')}" for r in bad]}
+    gpu = meta["env"]["gpu"]
+    slug = env.slug(gpu["name"] if gpu else meta["env"]["machine"]["cpu"])
+    stem = f"{args.suite}{'-tiny' if args.size == 'tiny' else ''}-{slug}-{env.today()}"
+    pj, pm = report.save(args.out, stem, doc, tables)
+    with open(pm) as f:
+        print(f.read())
+    print(f"wrote {pj} and {pm}")
+    for line in doc["failed"]:
+        print(f"FAILED: {line}", file=sys.stderr)
+    return 1 if bad else 0
+
+
+def main(argv=None):
+    """Entry point; returns the exit status."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    args = parser().parse_args(argv)
+    if any(v is not None and v < 1 for v in (args.roots, args.roots_peers)):
+        parser().error("--roots and --roots-peers must be >= 1")
+    if args.graphs:
+        if args.suite == "seed-table":
+            parser().error("--graphs applies to the cpu and gpu suites")
+        names = [c.name for c in cases(args.suite, args.size)]
+        unknown = set(args.graphs.split(",")) - set(names)
+        if unknown:
+            parser().error(f"--graphs: unknown {sorted(unknown)}; the {args.suite} suite ({args.size}) has {names}")
+    return run(args, argv)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

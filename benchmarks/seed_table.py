@@ -1,0 +1,129 @@
+"""The seed notes' vertex-centric vs edge-centric BFS comparison, redone on semiring.
+
+The seed notes (``../shared/seeds/001_*.txt``, "Performance Analysis") timed a vertex-centric
+(CSR) and an edge-centric (COO) BFS on graphs of 100 to 100,000 vertices. Here: uniform random
+graphs (Erdos-Renyi-like: 4n random vertex pairs made symmetric, so average degree about 8,
+self-loops and repeats dropped, seed 0) of 10^2 .. 10^7 vertices on the GPU and 10^2 .. 10^6 on
+the CPU (10^2 .. 10^4 with ``--size tiny``); per size the median time of semiring's push
+(vertex-centric, top-down), pull (vertex-centric, bottom-up), edge (edge-centric) and auto
+(direction-optimizing) BFS on each device, the fused GPU engine, scipy and cupyx as plain
+baselines, and which of push / pull / edge wins.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+import semiring as sr
+
+from . import bfs, graphs
+from .runner import label, run_system
+from .timing import graph500_roots
+
+#: The seed notes' numbers (ms): vertices -> (vertex-centric CPU, GPU, optimized GPU,
+#: edge-centric CPU, GPU, optimized GPU). Their graphs and hardware are not known.
+SEED_NOTES = {100: (0.08, 0.51, 0.99, 0.085, 5.27, 7.28),
+              1000: (0.35, 0.56, 2.1, 5.035, 39.13, 12.54),
+              10000: (2.89, 1.93, 1.07, 417.35, 415.42, 52.6),
+              50000: (6.88, 3.38, 2.88, 12551.444, 5524.69, 775.56),
+              100000: (30.24, 12.49, 10.53, 24682.96, 6964.81, 1551.61)}
+
+#: Columns of the table: (label, device, system, engine, direction).
+COLUMNS = [(f"{dev.upper()} {d}", dev, f"semiring {dev}", "algebra", d)
+           for dev in ("cpu", "gpu") for d in ("push", "pull", "edge", "auto")]
+COLUMNS.insert(4, ("scipy", "cpu", "scipy.sparse.csgraph.breadth_first_order", None, None))
+COLUMNS += [("GPU fused", "gpu", "semiring gpu", "fused", "auto"),
+            ("cupyx", "gpu", "cupyx SpMV (float32, level-synchronous)", None, None)]
+
+
+def uniform(log10_n, avg_degree=8, seed=0):
+    """Case of a uniform random graph with ``10**log10_n`` vertices."""
+    n = 10**log10_n
+
+    def load(device, data_dir):
+        rng = np.random.default_rng(seed)
+        m = n * avg_degree // 2
+        u, v = rng.integers(0, n, m), rng.integers(0, n, m)
+        keep = u != v
+        keys = np.unique(np.concatenate([u[keep] * n + v[keep], v[keep] * n + u[keep]]))
+        return sr.Matrix.from_coo(keys // n, keys % n, nrows=n, ncols=n, device=device)
+
+    about = f"uniform random graph, n = 10^{log10_n}, {avg_degree // 2}n random pairs made symmetric, seed 0"
+    return graphs.Case(f"uniform 10^{log10_n}", load, ("bfs",), "undirected", False, about)
+
+
+def sizes(size, gpu):
+    """(log10 sizes of the table, largest log10 size the CPU runs)."""
+    if size == "tiny":
+        return list(range(2, 5)), 4
+    return list(range(2, 8 if gpu else 7)), 6
+
+
+def run(size, ctx, deadline, progress):
+    """Run the seed table. Returns (graphs_info, rows, notes)."""
+    gpu = ctx.cp is not None
+    logs, cpu_max = sizes(size, gpu)
+    rows, notes, info = [], [], []
+    for k in logs:
+        g = graphs.load(uniform(k), "gpu" if gpu else "cpu", ctx.data_dir)
+        info.append(g.describe())
+        roots = graph500_roots(g.degree, max(ctx.roots_main, ctx.roots_peers), seed=0)
+        systems, edges_of, more = bfs.build(g, ctx, cpu_dirs=("push", "pull", "edge", "auto"), peers_on=False,
+                                            host=k <= cpu_max)
+        notes.extend(n for n in more if n not in notes)
+        systems = [s for s in systems if not (s.engine == "fused" and s.direction != "auto")]
+        for s in systems:
+            if deadline.left() <= 0 and s.engine != "fused":
+                continue
+            row = run_system(s, g.case.name, roots, ctx.timers[s.device], edges_of=edges_of,
+                             budget_s=min(ctx.budget_s, max(deadline.left(), 1.0)),
+                             warmup=ctx.cpu_warmup, same_roots=ctx.roots_peers)
+            row["n"] = g.n
+            rows.append(row)
+            progress.step(f"{g.case.name} {label(s)}: {row['status']}")
+        del g
+    if not gpu:
+        notes.append("no GPU here: the GPU columns are empty")
+    return info, rows, notes
+
+
+def _ms(r):
+    """Median over the roots every column ran (``ms_median_same_roots`` where a row ran more)."""
+    return r.get("ms_median_same_roots", r.get("ms_median"))
+
+
+def _cell(r):
+    if r is None:
+        return "—"
+    if r.get("validated") and _ms(r) is not None:
+        return f"{_ms(r):.3f}" if _ms(r) < 10 else f"{_ms(r):.1f}"
+    return "n/a" if r["status"] == "not available" else f"**{r['status']}**"
+
+
+def _winner(cells, labels):
+    timed = [(_ms(r), lab) for r, lab in zip(cells, labels) if r and r.get("validated")]
+    return min(timed)[1].split()[-1] if timed else "—"
+
+
+def table(rows):
+    """Markdown lines: the comparison table (one line per size) and the seed notes' numbers."""
+    by = {}
+    for r in rows:
+        by.setdefault(r["graph"], {})[(r["device"], r["system"], r.get("engine"), r.get("direction"))] = r
+    head = ["graph", "n", "levels"] + [c[0] for c in COLUMNS] + ["CPU winner", "GPU winner"]
+    out = ["", "## Vertex-centric (push, pull) vs edge-centric (edge) BFS, median ms over the same roots", "",
+           "| " + " | ".join(head) + " |", "|" + "|".join("---" for _ in head) + "|"]
+    for graph, cells in by.items():
+        got = [cells.get(c[1:]) for c in COLUMNS]
+        any_row = next(r for r in got if r is not None)
+        levels = next((r.get("levels") for r in got if r and isinstance(r.get("levels"), (int, float))), None)
+        line = [graph, f"{any_row.get('n', 0):,}", "—" if levels is None else f"{levels:.0f}"]
+        line += [_cell(r) for r in got]
+        line += [_winner(got[0:3], [c[0] for c in COLUMNS[0:3]]), _winner(got[5:8], [c[0] for c in COLUMNS[5:8]])]
+        out.append("| " + " | ".join(line) + " |")
+    out += ["", "Seed notes' numbers (ms; their graphs, edge counts and hardware are not known, so compare "
+            "trends, not values):", "",
+            "| vertices | vertex-centric CPU | GPU | optimized GPU | edge-centric CPU | GPU | optimized GPU |",
+            "|---|---|---|---|---|---|---|"]
+    out += [f"| {n:,} | " + " | ".join(str(x) for x in v) + " |" for n, v in SEED_NOTES.items()]
+    return out

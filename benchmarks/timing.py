@@ -1,0 +1,132 @@
+"""Timers, Graph500 roots, summary statistics, progress output and time budgets.
+
+GPU runs are timed with CUDA events recorded on the current stream around the call (the device
+is synchronized before the start event, so earlier work is not counted); CPU runs with
+``time.perf_counter``. Both report seconds; callers warm up first (kernel compilation, caches).
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+
+import numpy as np
+
+
+class CpuTimer:
+    """Wall-clock timer for host code."""
+
+    device = "cpu"
+
+    def time(self, fn, *args):
+        """Run ``fn(*args)``; return ``(seconds, result)``."""
+        t = time.perf_counter()
+        out = fn(*args)
+        return time.perf_counter() - t, out
+
+
+class GpuTimer:
+    """CUDA-event timer: ``start.record(); fn(); stop.record(); stop.synchronize()``."""
+
+    device = "gpu"
+
+    def __init__(self, cp):
+        self.cp = cp
+
+    def time(self, fn, *args):
+        """Run ``fn(*args)``; return ``(seconds, result)`` measured between two CUDA events."""
+        cp = self.cp
+        cp.cuda.Device().synchronize()
+        start, stop = cp.cuda.Event(), cp.cuda.Event()
+        start.record()
+        out = fn(*args)
+        stop.record()
+        stop.synchronize()
+        return cp.cuda.get_elapsed_time(start, stop) / 1e3, out
+
+
+def graph500_roots(degree, k, seed=0):
+    """``k`` distinct random vertices of degree >= 1 (Graph500 search keys), fixed seed.
+
+    Parameters
+    ----------
+    degree : ndarray (NumPy or CuPy), shape (n,)
+        Out-degree of every vertex.
+    k : int
+    seed : int
+
+    Returns
+    -------
+    list of int
+        ``min(k, #vertices with degree >= 1)`` roots, in the order drawn.
+    """
+    cand = degree.nonzero()[0]
+    m = int(cand.shape[0])
+    pick = np.random.default_rng(seed).choice(m, size=min(k, m), replace=False)
+    if type(cand).__module__.startswith("cupy"):
+        import cupy
+
+        return [int(v) for v in cand[cupy.asarray(pick)].get()]
+    return [int(v) for v in cand[pick]]
+
+
+def harmonic_mean(values):
+    """Harmonic mean of positive values (Graph500 reports TEPS this way); None if empty."""
+    v = np.asarray([x for x in values if x is not None], dtype=float)
+    if v.size == 0 or (v <= 0).any():
+        return None
+    return float(v.size / np.sum(1.0 / v))
+
+
+def median(values):
+    """Median of the non-None values, or None."""
+    v = [x for x in values if x is not None]
+    return float(np.median(v)) if v else None
+
+
+class Progress:
+    """A tqdm bar when stderr is a terminal, else one log line per step on stderr."""
+
+    def __init__(self, total, desc):
+        self.bar = None
+        self.t0 = time.perf_counter()
+        if sys.stderr.isatty():
+            from tqdm import tqdm
+
+            self.bar = tqdm(total=total, desc=desc, leave=False, file=sys.stderr)
+
+    def step(self, msg):
+        """Advance by one and say what was done."""
+        if self.bar is not None:
+            self.bar.set_postfix_str(msg[:60])
+            self.bar.update(1)
+        else:
+            print(f"[{time.perf_counter() - self.t0:7.1f} s] {msg}", file=sys.stderr, flush=True)
+
+    def log(self, msg):
+        """A message that does not advance the bar."""
+        if self.bar is not None:
+            self.bar.write(msg, file=sys.stderr)
+        else:
+            print(f"[{time.perf_counter() - self.t0:7.1f} s] {msg}", file=sys.stderr, flush=True)
+
+    def close(self):
+        if self.bar is not None:
+            self.bar.close()
+
+
+class Deadline:
+    """A wall-clock budget for a whole suite: optional systems are skipped once it has passed."""
+
+    def __init__(self, seconds):
+        self.seconds = seconds
+        self.t0 = time.perf_counter()
+
+    def left(self):
+        """Seconds left (may be negative); inf without a budget."""
+        if self.seconds is None:
+            return float("inf")
+        return self.seconds - (time.perf_counter() - self.t0)
+
+    def elapsed(self):
+        return time.perf_counter() - self.t0

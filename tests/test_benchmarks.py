@@ -1,0 +1,109 @@
+"""The benchmark harness (``python -m benchmarks``): the tiny suites run on a CPU-only machine,
+validate every result and write their JSON and Markdown; the device-side validators (run here
+with NumPy standing in for CuPy: they only use functions both provide) reject wrong answers.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+import scipy.sparse.csgraph as csgraph
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:  # `pytest` (not `python -m pytest`) does not put the repository root there
+    sys.path.insert(0, str(ROOT))
+
+import semiring as sr  # noqa: E402
+from benchmarks import gpu_peers, peers  # noqa: E402
+from benchmarks.__main__ import main  # noqa: E402
+from benchmarks.references import levels_from_tree  # noqa: E402
+from semiring.testing.validate import ValidationError  # noqa: E402
+
+
+def _load(out, prefix):
+    js = sorted(out.glob(f"{prefix}-*.json"))
+    md = sorted(out.glob(f"{prefix}-*.md"))
+    assert len(js) == 1 and len(md) == 1, list(out.iterdir())
+    return json.loads(js[0].read_text()), md[0].read_text()
+
+
+def test_cpu_suite_tiny_without_graphblas(tmp_path, monkeypatch):
+    monkeypatch.setitem(sys.modules, "graphblas", None)  # import graphblas raises ImportError
+    assert main(["run", "--suite", "cpu", "--size", "tiny", "--out", str(tmp_path)]) == 0
+    doc, md = _load(tmp_path, "cpu-tiny")
+    rows = doc["rows"]
+    assert {r["kernel"] for r in rows} == {"bfs", "sssp", "coloring"}
+    assert all(r["validated"] for r in rows if r["status"] == "ok")
+    assert not [r for r in rows if r["status"] in ("error", "validation failed")]
+    assert not [r for r in rows if "graphblas" in r["system"]]
+    assert any("python-graphblas is not installed" in n for n in doc["notes"])
+    bfs = [r for r in rows if r["kernel"] == "bfs" and r["system"] == "semiring cpu"]
+    assert {r["direction"] for r in bfs} == {"auto", "push", "pull", "edge"}
+    assert all(r["teps_hmean"] > 0 and r["levels"] >= 1 and r["edges_inspected"] > 0 for r in bfs)
+    assert all(len(r["runs"]) == r["roots"] >= 1 for r in rows if r["status"] == "ok")
+    greedy = [r for r in rows if r["kernel"] == "coloring" and r["engine"] == "sequential"]
+    assert greedy and all(r["colors_ratio"] == 1 for r in greedy)
+    assert doc["meta"]["command"] == f"python -m benchmarks run --suite cpu --size tiny --out {tmp_path}"
+    assert doc["meta"]["env"]["packages"]["numpy"] == np.__version__
+    assert "hostname" not in json.dumps(doc["meta"]).lower()
+    assert "## BFS" in md and "## SSSP" in md and "## Coloring" in md and "## Targets" in md
+    assert md.startswith("# semiring benchmarks: cpu suite (tiny)")
+    assert "Command: `python -m benchmarks run --suite cpu --size tiny" in md
+
+
+def test_seed_table_tiny_command_line(tmp_path):
+    cmd = [sys.executable, "-m", "benchmarks", "run", "--suite", "seed-table", "--size", "tiny",
+           "--out", str(tmp_path)]
+    proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    doc, md = _load(tmp_path, "seed-table-tiny")
+    rows = doc["rows"]
+    assert [g["n"] for g in doc["graphs"]] == [100, 1000, 10000]
+    cpu = [r for r in rows if r["system"] == "semiring cpu"]
+    assert len(cpu) == 12 and all(r["validated"] for r in cpu)
+    assert "Vertex-centric (push, pull) vs edge-centric (edge)" in md and "| uniform 10^4 | 10,000 |" in md
+
+
+def test_gpu_suite_without_gpu_exits_cleanly(tmp_path):
+    from benchmarks.env import gpu_status
+
+    if gpu_status()[0] is not None:
+        pytest.skip("a GPU is present: the gpu suite would run")
+    assert main(["run", "--suite", "gpu", "--size", "tiny", "--out", str(tmp_path)]) == 0
+    assert not list(tmp_path.iterdir())
+
+
+def test_levels_from_tree_matches_shortest_path():
+    A = sr.generators.kronecker(8).to_scipy()
+    for s in (0, 3, 17):
+        want = csgraph.shortest_path(A, unweighted=True, indices=s)
+        got = peers.scipy_levels(A, s)
+        assert np.array_equal(got, np.where(np.isinf(want), -1, want))
+    order, pred = csgraph.breadth_first_order(A, 0, return_predecessors=True)
+    assert levels_from_tree(order, pred, 0)[0] == 0
+
+
+def test_device_validators_with_numpy_standing_in():
+    W = sr.generators.kronecker(9, weights=(1, 255))
+    A = sr.apply(W, sr.unary.one).dup("bool")
+    level = gpu_peers.cupyx_bfs(np, A.to_scipy().astype(np.float32), 3)
+    assert np.array_equal(level, peers.scipy_levels(A.to_scipy(), 3))
+    gpu_peers.check_levels_device(np, A, 3, level)
+    bad = level.copy()
+    bad[np.flatnonzero(level == 2)[0]] = 3
+    with pytest.raises(ValidationError):
+        gpu_peers.check_levels_device(np, A, 3, bad)
+    d = peers.scipy_dijkstra(W.to_scipy(), 3)
+    gpu_peers.check_distances_device(np, W, 3, d)
+    d[np.flatnonzero(np.isfinite(d))[5]] += 1
+    with pytest.raises(ValidationError):
+        gpu_peers.check_distances_device(np, W, 3, d)
+    with pytest.raises(ValidationError):
+        gpu_peers.check_coloring_device(np, A, sr.Vector.from_dense(np.zeros(A.nrows, np.int64)))
+    col = sr.algorithms.coloring(A, method="greedy")
+    assert gpu_peers.check_coloring_device(np, A, col) == int(col.to_dense().max()) + 1
