@@ -267,6 +267,7 @@ BAD = [
     ("kron_scale_0", kronecker, (0,), {}),
     ("kron_scale_negative", kronecker, (-1,), {}),
     ("kron_scale_41", kronecker, (41,), {}),
+    ("kron_scale_32", kronecker, (32,), {}),  # 2**64 positions: beyond a Matrix
     ("kron_scale_float", kronecker, (2.5,), {}),
     ("kron_scale_bool", kronecker, (True,), {}),
     ("kron_scale_str", kronecker, ("3",), {}),
@@ -553,3 +554,19 @@ def test_random_geometric_with_the_cell_search_is_identical(monkeypatch, weights
                         lambda pts, r: gen._pairs_within(pts[:, 0].copy(), pts[:, 1].copy(), r, 1000))
     got = random_geometric(3000, seed=6, weights=weights)
     assert got.isequal(want, check_dtype=True)
+
+
+@pytest.mark.parametrize("weights", [None, "int", "float"])
+def test_undirected_merge_equals_a_build_of_both_directions(weights):
+    # oracle: Matrix.from_coo of every edge in both directions, repeated entries merged by dup_op
+    rng = np.random.default_rng(zlib.crc32(str(weights).encode()))
+    for n, m in [(2, 5), (10, 80), (50, 400), (300, 200)]:
+        u, v = rng.integers(0, n, m), rng.integers(0, n, m)
+        w = {"int": rng.integers(-5, 50, m), "float": rng.random(m), None: None}[weights]
+        keep = u != v
+        r, c = np.concatenate([u[keep], v[keep]]), np.concatenate([v[keep], u[keep]])
+        vals = None if w is None else np.concatenate([w[keep], w[keep]])
+        want = Matrix.from_coo(r, c, vals, nrows=n, ncols=n, dup_op=sr.binary.lor if w is None else sr.binary.min)
+        dtype = "bool" if w is None else w.dtype.name
+        got = gen._undirected([u, v], w, n, dtype, "cpu")
+        assert got.isequal(want, check_dtype=True)

@@ -135,17 +135,37 @@ def _undirected(edges, w, n, dtype, device):
     """Symmetric matrix without self-loops; repeated edges keep the minimum weight.
 
     ``edges`` is a list [u, v] of arrays on the target device (a GPU build sorts and merges
-    there); it is emptied, so that the endpoint arrays are freed as soon as they are used."""
+    there); it is emptied, so that the endpoint arrays are freed as soon as they are used.
+    Repeated edges are merged once, on the undirected keys ``min * n + max`` (half the entries
+    of the symmetric matrix); the mirrored entries then have no duplicates left to merge.
+    """
+    from ..backends.cpu.sparse import group_starts
+    from ..ops.monoid import reduce_runs
+
     u, v = edges
     edges.clear()
     xp = xp_of(u)
     keep = u != v
-    u, v = u[keep], v[keep]
-    rows, cols = xp.concatenate([u, v]), xp.concatenate([v, u])
+    key = xp.minimum(u, v)[keep] * n
+    key += xp.maximum(u, v)[keep]
     del u, v
-    vals = None if w is None else xp.concatenate([w[keep], w[keep]])
-    op = binary.lor if w is None else binary.min
-    return Matrix.from_coo(rows, cols, vals, nrows=n, ncols=n, dtype=dtype, dup_op=op, device=device)
+    if w is None:
+        key = xp.sort(key)
+    else:
+        order = xp.argsort(key)  # any order of equal keys: min is commutative
+        key, w = key[order], w[keep][order]
+        del order
+    starts = group_starts(key)
+    if w is not None:
+        w = reduce_runs(binary.min, w, starts) if starts.shape[0] < key.shape[0] else w
+        w = xp.concatenate([w, w])
+    key = key[starts]
+    del starts
+    lo, hi = key // n, key % n
+    del key
+    rows, cols = xp.concatenate([lo, hi]), xp.concatenate([hi, lo])
+    del lo, hi
+    return Matrix.from_coo(rows, cols, w, nrows=n, ncols=n, dtype=dtype, device=device)
 
 
 def _thresholds(a, b, c):
@@ -243,7 +263,7 @@ def kronecker(scale, edge_factor=16, seed=0, *, weights=None, a=GRAPH500_A, b=GR
     Parameters
     ----------
     scale : int
-        log2 of the number of vertices (1..40).
+        log2 of the number of vertices (1..31: a Matrix holds fewer than 2**63 positions).
     edge_factor : int, default 16
     seed : int or None, default 0
         A non-negative integer; None draws a fresh seed.
@@ -271,6 +291,9 @@ def kronecker(scale, edge_factor=16, seed=0, *, weights=None, a=GRAPH500_A, b=GR
     edge_factor = _v.dimension(edge_factor, "edge_factor")
     if not 1 <= scale <= 40:
         raise InvalidValue(f"kronecker: expected 1 <= scale <= 40; given {scale}")
+    if scale > 31:
+        raise InvalidValue(f"kronecker: scale {scale} gives a 2**{scale} x 2**{scale} matrix; a Matrix holds "
+                           "fewer than 2**63 positions (scale <= 31)")
     if edge_factor < 1:
         raise InvalidValue(f"kronecker: expected edge_factor >= 1; given {edge_factor}")
     if not (0 < a and 0 <= b and 0 <= c and a + b + c < 1):
