@@ -54,6 +54,8 @@ class SSSPResult:
     engine : str
         "algebra" or "fused" (one persistent GPU kernel; ``rounds`` then counts its
         relaxation rounds, each one grid barrier).
+    launches, host_syncs : int or None
+        Kernel launches and host synchronizations of a fused run (None for the algebra engine).
     """
 
     distance: Vector
@@ -62,6 +64,8 @@ class SSSPResult:
     rounds: int
     delta: float | None = None
     engine: str = "algebra"
+    launches: int | None = None
+    host_syncs: int | None = None
 
 
 def _weights(G):
@@ -226,6 +230,8 @@ def _sssp_fused(G, W, source, delta):
     dist, rounds, stats = paths.sssp(W, source, delta)
     reached = dist < (np.iinfo(np.int64).max if dist.dtype == np.int64 else np.inf)
     d = Vector._from_bitmap(W.dtype, reached, cp.where(reached, dist, 0).astype(W.dtype), int(reached.sum()))
+    stats["launches"] += 4  # compare, where, astype, sum
+    stats["host_syncs"] += 1
     return d, rounds, stats
 
 
@@ -293,16 +299,18 @@ def sssp(A, source, *, method="auto", delta=None, parents=False, engine="auto"):
         elif not (isinstance(delta, (int, float, np.integer, np.floating)) and delta > 0 and np.isfinite(delta)):
             raise InvalidValue(f"sssp: delta must be a positive finite number; given {delta!r}")
         used = "fused" if _use_fused(G, W, engine, method) else "algebra"
+        stats = {"launches": None, "host_syncs": None}
         if used == "fused":
-            d, rounds, _ = _sssp_fused(G, W, source, delta)
+            d, rounds, stats = _sssp_fused(G, W, source, delta)
         else:
             d, rounds = delta_stepping(G, W, source, float(delta))
     else:
         used = "fused" if _use_fused(G, W, engine, method) else "algebra"
+        stats = {"launches": None, "host_syncs": None}
         d, rounds = bellman_ford(G, W, source)
         delta = None
     parent = _parents(G, W, d, source) if parents else None
-    return SSSPResult(d, parent, method, rounds, delta, used)
+    return SSSPResult(d, parent, method, rounds, delta, used, stats["launches"], stats["host_syncs"])
 
 
 __all__ = ["sssp", "SSSPResult", "bellman_ford", "delta_stepping", "auto_delta"]
