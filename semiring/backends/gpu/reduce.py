@@ -1,7 +1,9 @@
 """Segmented reduction on the GPU: ``out[r] = op-fold of values[starts[r]:starts[r+1]]``.
 
-plus, min and max on numbers use CuPy's atomic scatter (``cupy.add.at``, ``cupy.minimum.at``,
-``cupy.maximum.at``); every other operator with a CUDA snippet gets a kernel generated from it, compiled
+plus, min and max on integers use CuPy's atomic scatter (``cupy.add.at``, ``cupy.minimum.at``,
+``cupy.maximum.at``); floats always take the generated kernel, which folds each run in order
+(exact and deterministic; float atomics fold in a run-dependent order, and the float64
+``minimum.at`` path was seen to break exact minimum-weight merges); every other operator with a CUDA snippet gets a kernel generated from it, compiled
 once per (snippet, dtype) and cached; an operator without a snippet (a user's Python
 function) is reduced on the host.
 """
@@ -48,7 +50,7 @@ def segment_fold(op, values, starts):
 
     nseg, n = int(starts.shape[0]), int(values.shape[0])
     kind = values.dtype.kind
-    if op.name in ("plus", "min", "max") and kind in "iuf" and values.dtype.itemsize >= 4:
+    if op.name in ("plus", "min", "max") and kind in "iu" and values.dtype.itemsize >= 4:
         seg = cp.searchsorted(starts, cp.arange(n, dtype=starts.dtype), side="right") - 1
         if op.name == "plus":
             out = cp.zeros(nseg, dtype=values.dtype)
