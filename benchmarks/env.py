@@ -62,6 +62,10 @@ def _memory_gib():
 
 
 def _git():
+    """The commit measured; ``SEMIRING_COMMIT`` names it where the tree was copied without its
+    history (a lent GPU machine receives the working tree, not the repository's HEAD)."""
+    if os.environ.get("SEMIRING_COMMIT"):
+        return {"commit": os.environ["SEMIRING_COMMIT"], "dirty": False}
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     try:
         head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=root, capture_output=True, text=True,
