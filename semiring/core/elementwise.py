@@ -186,9 +186,10 @@ def select(x, op, thunk=0, *, mask=None, accum=None, replace=False, out=None):
     if isinstance(x, Matrix) and out is None and mask is None:
         # T is the result: keep the selected entries of the CSR arrays, rows in place
         xp = xp_of(x._indptr)
-        kept = xp.concatenate([xp.zeros(1, dtype=np.int64), xp.cumsum(keep)])
-        indptr = kept[x._indptr].astype(x._indptr.dtype, copy=False)
-        return Matrix._from_csr(x.nrows, x.ncols, x.dtype, indptr, x._indices[keep], vals[keep])
+        sel = xp.flatnonzero(keep)
+        # a row's new start: the kept entries before its old start
+        indptr = xp.searchsorted(sel, x._indptr).astype(x._indptr.dtype, copy=False)
+        return Matrix._from_csr(x.nrows, x.ncols, x.dtype, indptr, x._indices[sel], vals[sel])
     keys = x._keys()[0]
     return _write.write(out, keys[keep], vals[keep], x.shape, mask, accum, replace)
 

@@ -13,6 +13,7 @@ GraphBLAS", ICPP 2018 (push = SpMSpV, pull = masked SpMV).
 from __future__ import annotations
 
 import numpy as np
+import scipy.sparse as sp
 
 from .._xp import repeat, xp_of
 from .sparse import group_starts, ragged_arange, reduce_by_key, reduce_by_key_dense
@@ -191,25 +192,39 @@ def vxm(u_idx, u_vals, A, semiring, keep=None, flip=False):
     With ``flip``, ``A`` is the transpose of the user's matrix and this computes ``mxv`` by
     push: ``w(i) = monoid_k A'(i,k) * u(k)`` with the operands in the user's order.
     """
-    indptr, indices, avals = A._indptr, A._indices, A._values
-    xp = xp_of(indices)
-    starts = indptr[u_idx]
-    counts = indptr[u_idx + 1] - starts
-    pos = ragged_arange(starts, counts)
-    src = repeat(xp.arange(u_idx.shape[0], dtype=np.int64), counts)  # the entry of u of each term
-    j = indices[pos].astype(np.int64, copy=False)
+    xp = xp_of(A._indices)
+    counts, j, a = _rows_of(A, u_idx)
+    hit = None
     if keep is not None:
         hit = xp.flatnonzero(keep(j))
-        pos, src, j = pos[hit], src[hit], j[hit]
-    if pos.size == 0:
+        j, a = j[hit], a[hit]
+    if j.shape[0] == 0:
         return _empty(xp, semiring, u_vals.dtype, A.dtype)
-    x = u_vals[src]
-    k = u_idx[src].astype(np.int64, copy=False) if semiring.multiply.positional else None
+    x = repeat(u_vals, counts)  # u(k) for each term
+    k = repeat(u_idx, counts).astype(np.int64, copy=False) if semiring.multiply.positional else None
+    if hit is not None:
+        x = x[hit]
+        k = None if k is None else k[hit]
     if flip:
-        z = _multiply(semiring, avals[pos], x, j, k, None if k is None else xp.zeros_like(k))
+        z = _multiply(semiring, a, x, j, k, None if k is None else xp.zeros_like(k))
     else:
-        z = _multiply(semiring, x, avals[pos], None if k is None else xp.zeros_like(k), k, j)
+        z = _multiply(semiring, x, a, None if k is None else xp.zeros_like(k), k, j)
     return reduce_by_key_dense(j, z, semiring.monoid, A.ncols)
+
+
+def _rows_of(A, rows):
+    """(entries per row, column indices, values) of the given rows of A, concatenated in order.
+
+    On the CPU this is SciPy's CSR row gather (one compiled pass); elsewhere a ragged arange."""
+    indptr = A._indptr
+    if xp_of(indptr) is np:
+        S = sp.csr_array((A._values, A._indices, indptr), shape=A.shape, copy=False)
+        B = S[rows]
+        return np.diff(B.indptr), B.indices, B.data
+    starts = indptr[rows]
+    counts = indptr[rows + 1] - starts
+    pos = ragged_arange(starts, counts)
+    return counts, A._indices[pos], A._values[pos]
 
 
 def mxm(A, B, semiring, keep=None, row_allowed=None):

@@ -71,8 +71,10 @@ def reduce_by_key(keys, vals, monoid, presorted=False):
     return keys[starts], monoid.reduce_segments(vals, starts)
 
 
-#: Binary operators with ``x op x == x``: a dense reduction may start from any one term.
-_IDEMPOTENT = ("min", "max", "lor", "land", "bor", "band")
+#: Lattice operators (``x op x == x``; ``x op y`` is the identity only if both are): after a
+#: dense reduction from the identity, a slot is reached iff it moved from the identity, unless a
+#: term is the identity itself.
+_LATTICE = ("min", "max", "lor", "land", "bor", "band")
 #: A reduction into a dense array of ``size`` slots is used when the terms number at least
 #: ``size / DENSE_REDUCE_RATIO`` (it costs O(size + terms); sorting costs O(terms log terms)).
 DENSE_REDUCE_RATIO = 16
@@ -81,12 +83,12 @@ DENSE_REDUCE_RATIO = 16
 def reduce_by_key_dense(keys, vals, monoid, size):
     """``reduce_by_key`` for unsorted keys in ``[0, size)``: through a dense array of ``size``
     slots instead of a sort when there are many terms (``any``: one scatter; a monoid with a
-    NumPy ufunc: ``ufunc.at``, on NumPy only); otherwise by sorting."""
+    NumPy ufunc: ``ufunc.at`` from the identity, on NumPy only); otherwise by sorting."""
     xp = xp_of(keys)
     n = keys.shape[0]
     if n == 0 or n * DENSE_REDUCE_RATIO < size:
         return reduce_by_key(keys, vals, monoid)
-    from ... import ops as _ops
+    from ...ops import binary as _b
 
     d = monoid.domain_for(vals.dtype)
     uf = None
@@ -97,18 +99,30 @@ def reduce_by_key_dense(keys, vals, monoid, size):
         if uf is None:
             return reduce_by_key(keys, vals, monoid)
     vals = _dt.cast(vals, d, f"input of monoid {monoid.name}")
-    if uf is not None and uf(vals[:1], vals[:1]).dtype != d:
-        return reduce_by_key(keys, vals, monoid)
-    present = xp.zeros(size, dtype=bool)
-    present[keys] = True
-    dense = xp.empty(size, dtype=d)
-    idempotent = any(monoid.op is getattr(_ops.binary, name) for name in _IDEMPOTENT)
-    if monoid.is_any or idempotent:
-        dense[keys] = vals  # some term of each key (any: the result; x op x == x: a start)
+    if uf is None:  # any: some term of each key
+        dense = xp.empty(size, dtype=d)
+        dense[keys] = vals
+        present = xp.zeros(size, dtype=bool)
+        present[keys] = True
     else:
-        dense[keys] = monoid.identity_for(d)
-    if uf is not None:
+        if uf(vals[:1], vals[:1]).dtype != d:
+            return reduce_by_key(keys, vals, monoid)
+        ident = monoid.identity_for(d)
+        if d.kind == "f" and monoid.op is _b.plus:
+            ident = d.type(-0.0)  # x + -0.0 == x for every x, -0.0 included
+        lattice = any(monoid.op is getattr(_b, name) for name in _LATTICE)
+        nan = lattice and d.kind == "f" and bool(xp.isnan(vals).any())
+        if nan:  # fmin/fmax skip NaN: start from a term of each key, not from the identity
+            dense = xp.empty(size, dtype=d)
+            dense[keys] = vals
+        else:
+            dense = xp.full(size, ident, dtype=d)
         uf.at(dense, keys, vals)
+        if lattice and not nan and not bool((vals == ident).any()):
+            present = dense != ident
+        else:
+            present = xp.zeros(size, dtype=bool)
+            present[keys] = True
     out = xp.flatnonzero(present)
     return out, dense[out]
 
