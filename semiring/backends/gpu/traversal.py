@@ -31,28 +31,34 @@ from . import _persistent as _p
 _SLOT = 8
 
 _SRC = r"""
-// A vertex won by this lane (pred) joins the next frontier; count its out-edges and itself.
-__device__ __forceinline__ void discovered(bool pred, int v, const IPT* optr, int* qs, ull* ctl_next,
+// A vertex won by this lane (pred, out-degree d) joins the next frontier; count its out-edges and itself.
+__device__ __forceinline__ void discovered(bool pred, int v, long long d, int* qs, ull* ctl_next,
         long long* qb, ull& mf, ull& nq) {
-    const long long d = pred ? (long long)(optr[v + 1] - optr[v]) : 0;
+    if (!pred) d = 0;
     frontier_append(pred, v, d, qs, ctl_next + NSMALL, qb, ctl_next + NBIG);
     mf += (ull)d;
     nq += pred ? 1 : 0;
 }
 
+__device__ __forceinline__ bool has_bit(const unsigned* bits, int v) { return (ld(bits + (v >> 5)) >> (v & 31)) & 1u; }
+
 extern "C" __global__ void bfs_fused(const IPT* optr, const IXT* oidx, const IPT2* iptr, const IXT2* iidx,
         int n, long long nnz, int source, int* level, int* parent, int with_parent,
-        int* qs0, int* qs1, long long* qb0, long long* qb1, ull* ctl, long long* tr, long long trcap,
+        int* qs0, int* qs1, long long* qb0, long long* qb1, unsigned* fbits, ull* ctl, long long* tr, long long trcap,
         int mode, int max_depth, double alpha, double beta, unsigned* bar,
         long long* out_level, long long* out_parent, bool* out_present) {
     const long long tid = (long long)blockIdx.x * blockDim.x + threadIdx.x;
     const long long nthreads = (long long)gridDim.x * blockDim.x;
     const int lane = lane_id();
-    // start: every level unknown, counters zero, then the source alone on level 0
+    // frontier bitmaps (bit v: v is on the level), three in rotation: read d, write d + 1, clear d + 2
+    const long long words = ((long long)n + 31) / 32;
+    // start: every level unknown, counters and bitmaps zero, then the source alone on level 0
     for (long long v = tid; v < n; v += nthreads) level[v] = -1;
+    for (long long k = tid; k < 3 * words; k += nthreads) fbits[k] = 0u;
     if (tid == 0) { for (int k = 0; k < 3 * SLOT; ++k) ctl[k] = 0; }
     grid_sync(bar);
     if (tid == 0) {
+        fbits[source >> 5] = 1u << (source & 31);
         level[source] = 0;
         if (with_parent) parent[source] = source;
         const long long d = (long long)(optr[source + 1] - optr[source]);
@@ -76,6 +82,10 @@ extern "C" __global__ void bfs_fused(const IPT* optr, const IXT* oidx, const IPT
             else pull = !(nq < nq_last && (double)nq < (double)n / beta);
         }
         if (tid == 0) { for (int k = 0; k < SLOT; ++k) old[k] = 0; }
+        const unsigned* bits = fbits + (depth % 3) * words;
+        unsigned* bits_next = fbits + ((depth + 1) % 3) * words;
+        unsigned* bits_old = fbits + ((depth + 2) % 3) * words;
+        for (long long k = tid; k < words; k += nthreads) bits_old[k] = 0u;
         int* qs = (depth & 1) ? qs1 : qs0;  int* qs_next = (depth & 1) ? qs0 : qs1;
         long long* qb = (depth & 1) ? qb1 : qb0;  long long* qb_next = (depth & 1) ? qb0 : qb1;
         ull my_mf = 0, my_nq = 0, my_exam = 0;
@@ -86,18 +96,25 @@ extern "C" __global__ void bfs_fused(const IPT* optr, const IXT* oidx, const IPT
                    [&](int u, long long p, bool valid) {
                 bool won = false;
                 int v = 0;
+                long long dv = 0;
                 if (valid) {
                     v = (int)oidx[p];
-                    if (ld(level + v) < 0 && atomicCAS(&level[v], -1, nd) == -1) {
-                        won = true;
-                        if (with_parent) parent[v] = u;
+                    if (ld(level + v) < 0) {
+                        dv = (long long)(optr[v + 1] - optr[v]);  // issued before the CAS resolves
+                        if (atomicCAS(&level[v], -1, nd) == -1) {
+                            won = true;
+                            if (with_parent) parent[v] = u;
+                            atomicOr(bits_next + (v >> 5), 1u << (v & 31));
+                        }
                     }
                 }
-                discovered(won, v, optr, qs_next, nxt, qb_next, my_mf, my_nq);
+                discovered(won, v, dv, qs_next, nxt, qb_next, my_mf, my_nq);
             });
             if (tid == 0) nxt[EXAMINED] = mf;
         } else {
-            // bottom-up: each unvisited vertex looks for one in-neighbour on this level
+            // bottom-up: each unvisited vertex looks for one in-neighbour on this level (a bitmap
+            // lookup: n / 8 bytes that stay in L2, where level[] would miss); a warp's 32 vertices
+            // are one bitmap word, written with one store
             for (long long base = tid - lane; base < n; base += nthreads) {
                 int v = (int)(base + lane);
                 bool won = false;
@@ -106,10 +123,12 @@ extern "C" __global__ void bfs_fused(const IPT* optr, const IXT* oidx, const IPT
                     for (long long p = iptr[v]; p < hi; ++p) {
                         int u = (int)iidx[p];
                         ++my_exam;
-                        if (ld(level + u) == depth) { level[v] = nd; if (with_parent) parent[v] = u; won = true; break; }
+                        if (has_bit(bits, u)) { level[v] = nd; if (with_parent) parent[v] = u; won = true; break; }
                     }
                 }
-                discovered(won, v, optr, qs_next, nxt, qb_next, my_mf, my_nq);
+                const unsigned word = __ballot_sync(FULL, won);
+                if (lane == 0 && word) bits_next[base >> 5] = word;
+                discovered(won, v, won ? (long long)(optr[v + 1] - optr[v]) : 0, qs_next, nxt, qb_next, my_mf, my_nq);
             }
             warp_add(my_exam, nxt + EXAMINED);
         }
@@ -199,7 +218,7 @@ def bfs(A, AT, source, *, parents=False, direction="auto", max_depth=None, alpha
     md = -1 if max_depth is None else int(max_depth)
     kern((blocks,), (_p.BLOCK,), (optr, oidx, iptr, iidx, np.int32(n), np.int64(A.nvals), np.int32(source),
                                   ws["level"], ws["parent"], np.int32(parents), ws["qs0"], ws["qs1"], ws["qb0"],
-                                  ws["qb1"], ws["ctl"], ws["tr"], np.int64(n + 2), np.int32(_MODES[direction]),
+                                  ws["qb1"], ws["fbits"], ws["ctl"], ws["tr"], np.int64(n + 2), np.int32(_MODES[direction]),
                                   np.int32(md), np.float64(alpha), np.float64(beta), ws["bar"], out_level,
                                   out_parent, present))
     launches, host_syncs = 1, 1
@@ -235,6 +254,7 @@ def _workspace(n, nnz, parents):
         ws = {"level": cp.empty(max(n, 1), dtype=cp.int32), "parent": cp.empty(max(n, 1), dtype=cp.int32),
               "qs0": cp.empty(max(n, 1), dtype=cp.int32), "qs1": cp.empty(max(n, 1), dtype=cp.int32),
               "qb0": cp.empty(nbig, dtype=cp.int64), "qb1": cp.empty(nbig, dtype=cp.int64),
+              "fbits": cp.empty(3 * ((n + 31) // 32) + 1, dtype=cp.uint32),
               "ctl": cp.zeros(4 * _SLOT, dtype=cp.uint64), "tr": cp.zeros(2 + 3 * (n + 2), dtype=cp.int64),
               "bar": _p.barrier()}
         _workspaces[key] = ws
