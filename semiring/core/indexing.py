@@ -62,7 +62,7 @@ class _Region:
             self.I = None if indices is None else _args.index_list(indices, out.size, f"{what} indices")
             self.rset = _index_set(indices, out.size, f"{what} indices")
         self.n = out.nrows if self.matrix else out.size
-        xp = xp_of(out._keys()[0])
+        xp = _v.xp_for(out.device)
         self.xp = xp
         for name in ("I", "J", "rset", "cset"):
             if getattr(self, name, None) is not None:

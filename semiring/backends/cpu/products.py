@@ -212,17 +212,22 @@ def vxm(u_idx, u_vals, A, semiring, keep=None, flip=False):
     return reduce_by_key_dense(j, z, semiring.monoid, A.ncols)
 
 
+#: Terms from which a push gathers the frontier's rows with SciPy (below, its per-call overhead
+#: exceeds the gain over the NumPy gather).
+SCIPY_GATHER_TERMS = 1 << 14
+
+
 def _rows_of(A, rows):
     """(entries per row, column indices, values) of the given rows of A, concatenated in order.
 
     On the CPU this is SciPy's CSR row gather (one compiled pass); elsewhere a ragged arange."""
     indptr = A._indptr
-    if xp_of(indptr) is np:
-        S = sp.csr_array((A._values, A._indices, indptr), shape=A.shape, copy=False)
-        B = S[rows]
-        return np.diff(B.indptr), B.indices, B.data
     starts = indptr[rows]
     counts = indptr[rows + 1] - starts
+    if xp_of(indptr) is np and int(counts.sum()) >= SCIPY_GATHER_TERMS:
+        S = sp.csr_array((A._values, A._indices, indptr), shape=A.shape, copy=False)
+        B = S[rows]
+        return counts, B.indices, B.data
     pos = ragged_arange(starts, counts)
     return counts, A._indices[pos], A._values[pos]
 
