@@ -75,9 +75,16 @@ class Mask:
 
             return allows
         true_keys = self.true_keys()
+        size = self.parent.size if len(self.shape) == 1 else None  # a Vector mask
+        table = None
 
         def allows(keys):
-            hit = member(true_keys, keys)
+            nonlocal table
+            if table is None and size is not None and keys.shape[0] * 8 > size:
+                # many lookups: a bool table over the vector (O(size)) beats binary search
+                table = xp_of(true_keys).zeros(size, dtype=bool)
+                table[true_keys] = True
+            hit = member(true_keys, keys) if table is None else table[keys]
             return ~hit if complement else hit
 
         return allows
