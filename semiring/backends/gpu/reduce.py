@@ -1,9 +1,7 @@
 """Segmented reduction on the GPU: ``out[r] = op-fold of values[starts[r]:starts[r+1]]``.
 
-plus, min and max on integers use CuPy's atomic scatter (``cupy.add.at``, ``cupy.minimum.at``,
-``cupy.maximum.at``). On floats they take generated kernels that fold in a fixed order
-(deterministic, unlike float atomics): long runs one block each (contiguous pieces per thread,
-then a tree in index order), short runs one thread each. Every other operator with a CUDA snippet gets a kernel generated from it, compiled
+plus, min and max on numbers use CuPy's atomic scatter (``cupy.add.at``, ``cupy.minimum.at``,
+``cupy.maximum.at``); every other operator with a CUDA snippet gets a kernel generated from it, compiled
 once per (snippet, dtype) and cached; an operator without a snippet (a user's Python
 function) is reduced on the host.
 """
@@ -31,48 +29,12 @@ extern "C" __global__ void seg_fold(const T* vals, const long long* starts, long
     out[s] = acc;
 }
 """
-_BLOCK_SOURCE = r"""
-extern "C" __global__ void seg_fold_block(const T* vals, const long long* starts, long long nseg, long long n,
-                                          T* out) {
-    __shared__ T sh[256];
-    __shared__ bool has[256];
-    const long long s = blockIdx.x;
-    const int t = threadIdx.x;
-    const long long a = starts[s], b = (s + 1 < nseg) ? starts[s + 1] : n;
-    const long long chunk = (b - a + 255) / 256;
-    const long long lo = a + t * chunk, hi = min(lo + chunk, b);
-    T acc = (T)0;
-    const bool h = lo < hi;
-    if (h) {
-        acc = vals[lo];
-        for (long long p = lo + 1; p < hi; ++p) { T x = acc, y = vals[p]; acc = (T)(SNIPPET); }
-    }
-    sh[t] = acc;
-    has[t] = h;
-    __syncthreads();
-    for (int stride = 1; stride < 256; stride *= 2) {
-        if (t % (2 * stride) == 0 && has[t + stride]) {
-            T x = sh[t], y = sh[t + stride];
-            sh[t] = has[t] ? (T)(SNIPPET) : y;
-            has[t] = true;
-        }
-        __syncthreads();
-    }
-    if (t == 0) out[s] = sh[0];
-}
-"""
 _cache = {}
 
 
-def _kernel(cp, snippet, dtype, block=False):
-    key = (snippet, dtype.name, block, cp.cuda.runtime.getDevice())
+def _kernel(cp, snippet, dtype):
+    key = (snippet, dtype.name, cp.cuda.runtime.getDevice())
     if key not in _cache:
-        if block:
-            c = CTYPE[dtype.name]
-            src = _BLOCK_SOURCE.replace("SNIPPET", snippet).replace("(T)", f"({c})").replace("T ", f"{c} ").replace(
-                "T* ", f"{c}* ")
-            _cache[key] = cp.RawKernel(src, "seg_fold_block")
-            return _cache[key]
         src = _SOURCE.replace("SNIPPET", snippet).replace("T*", CTYPE[dtype.name] + "*").replace(
             "T acc", CTYPE[dtype.name] + " acc").replace("T x", CTYPE[dtype.name] + " x").replace(
             "(T)", "(" + CTYPE[dtype.name] + ")")
@@ -86,7 +48,7 @@ def segment_fold(op, values, starts):
 
     nseg, n = int(starts.shape[0]), int(values.shape[0])
     kind = values.dtype.kind
-    if op.name in ("plus", "min", "max") and kind in "iu" and values.dtype.itemsize >= 4:
+    if op.name in ("plus", "min", "max") and kind in "iuf" and values.dtype.itemsize >= 4:
         seg = cp.searchsorted(starts, cp.arange(n, dtype=starts.dtype), side="right") - 1
         if op.name == "plus":
             out = cp.zeros(nseg, dtype=values.dtype)
@@ -100,10 +62,6 @@ def segment_fold(op, values, starts):
 
         return cp.asarray(reduce_runs(op, cp.asnumpy(values), cp.asnumpy(starts)))
     out = cp.empty(nseg, dtype=values.dtype)
-    if nseg and op.name in ("plus", "min", "max") and n >= 256 * nseg:  # long runs: a block each
-        _kernel(cp, op.cuda, values.dtype, block=True)((nseg,), (256,), (values, starts.astype(cp.int64),
-                                                                         np.int64(nseg), np.int64(n), out))
-        return out
     if nseg:
         block = 256
         _kernel(cp, op.cuda, values.dtype)(((nseg + block - 1) // block,), (block,),
