@@ -55,33 +55,41 @@ def mxv(A, u, semiring, rows=None, flip=False):
 
 
 def _pull_all(A, u, semiring, rows, flip):
-    """The pull without early exit: every term of every row."""
+    """The pull without early exit: every term of every row, reduced per row by segments."""
     indptr, indices, avals = A._indptr, A._indices, A._values
     xp = xp_of(indices)
     if rows is None:
-        pos = xp.arange(indices.shape[0], dtype=np.int64)
-        r = A._row_ids()
+        pos, cols, bounds = None, indices, indptr  # every entry, rows in place
     else:
-        counts = indptr[rows + 1] - indptr[rows]
-        pos = ragged_arange(indptr[rows], counts)
-        r = repeat(rows, counts)
-    cols = indices[pos].astype(np.int64, copy=False)
+        starts = indptr[rows]
+        counts = indptr[rows + 1] - starts
+        pos = ragged_arange(starts, counts)
+        cols = indices[pos]
+        bounds = xp.concatenate([xp.zeros(1, dtype=np.int64), xp.cumsum(counts)])
     if cols.shape[0] * 8 > u.size or u.format == "bitmap":
         present, dense = u._bitmap()  # many lookups: index a bitmap (built once, O(size))
-        hit = present[cols]
-        uv = dense[cols[hit]]
+        sel = xp.flatnonzero(present[cols])
+        k = cols[sel].astype(np.int64, copy=False)
+        uv = dense[k]
     else:
         hit, uv = u._values_at(cols)  # few lookups: binary search in u's indices
-    pos, r = pos[hit], r[hit]
-    if pos.size == 0:
+        sel = xp.flatnonzero(hit)
+        k = cols[sel].astype(np.int64, copy=False)
+    if sel.shape[0] == 0:
         return _empty(xp, semiring, A.dtype, u.dtype)
-    k = cols[hit]
-    z = _pull_multiply(semiring, avals[pos], uv, r, k, flip)
-    return reduce_by_key(r, z, semiring.monoid, presorted=True)
+    seg = xp.searchsorted(sel, bounds)  # the terms before each row boundary
+    nz = xp.flatnonzero(seg[1:] > seg[:-1])  # the rows with terms
+    r = nz if rows is None else rows[nz]
+    rr = repeat(r, seg[nz + 1] - seg[nz]) if semiring.multiply.positional else None
+    z = _pull_multiply(semiring, avals[sel if pos is None else pos[sel]], uv, rr, k, flip)
+    return r, semiring.monoid.reduce_segments(z, seg[nz])
 
 
 def _pull_multiply(semiring, a, uv, r, k, flip):
-    """The product terms of a pull: ``A(r,k) * u(k)``, or ``u(k) * A'(k,r)`` with ``flip``."""
+    """The product terms of a pull: ``A(r,k) * u(k)``, or ``u(k) * A'(k,r)`` with ``flip``
+    (``r``, the row of each term, is needed by positional multiplies only)."""
+    if not semiring.multiply.positional:
+        return _multiply(semiring, uv, a, None, None, None) if flip else _multiply(semiring, a, uv, None, None, None)
     if flip:
         return _multiply(semiring, uv, a, k * 0, k, r)
     return _multiply(semiring, a, uv, r, k, k * 0)
