@@ -71,9 +71,7 @@ def reduce_by_key(keys, vals, monoid, presorted=False):
     return keys[starts], monoid.reduce_segments(vals, starts)
 
 
-#: Lattice operators (``x op x == x``; ``x op y`` is the identity only if both are): after a
-#: dense reduction from the identity, a slot is reached iff it moved from the identity, unless a
-#: term is the identity itself.
+#: Lattice operators (``x op x == x``): a dense reduction may start from any one term.
 _LATTICE = ("min", "max", "lor", "land", "bor", "band")
 #: A reduction into a dense array of ``size`` slots is used when the terms number at least
 #: ``size / DENSE_REDUCE_RATIO`` (it costs O(size + terms); sorting costs O(terms log terms)).
@@ -111,18 +109,16 @@ def reduce_by_key_dense(keys, vals, monoid, size):
         if d.kind == "f" and monoid.op is _b.plus:
             ident = d.type(-0.0)  # x + -0.0 == x for every x, -0.0 included
         lattice = any(monoid.op is getattr(_b, name) for name in _LATTICE)
-        nan = lattice and d.kind == "f" and bool(xp.isnan(vals).any())
-        if nan:  # fmin/fmax skip NaN: start from a term of each key, not from the identity
+        if lattice:  # x op x == x: start from a term of each key (as the sorted path does), so
+            # a monoid whose declared identity is not one on these values (Monoid(max, 0) on
+            # negative ints) and fmin/fmax skipping NaN give the same result on every path
             dense = xp.empty(size, dtype=d)
             dense[keys] = vals
         else:
             dense = xp.full(size, ident, dtype=d)
         uf.at(dense, keys, vals)
-        if lattice and not nan and not bool((vals == ident).any()):
-            present = dense != ident
-        else:
-            present = xp.zeros(size, dtype=bool)
-            present[keys] = True
+        present = xp.zeros(size, dtype=bool)
+        present[keys] = True
     out = xp.flatnonzero(present)
     return out, dense[out]
 
