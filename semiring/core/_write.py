@@ -91,6 +91,7 @@ def write(out, tk, tv, shape, mask, accum, replace, positions=None, masked=False
     change (``assign`` passes its region); T must then lie within them. ``masked`` says that
     T lies within the mask already (a masked product computes no term outside it).
     """
+    inside_fn = None
     if out is None:
         if mask is not None and not masked:
             keep = mask.allows(tk)
@@ -100,14 +101,14 @@ def write(out, tk, tv, shape, mask, accum, replace, positions=None, masked=False
         # Only the positions the mask allows can change: update them alone (in place for a
         # bitmap vector), O(|mask| + |T|) instead of O(|out|).
         mkeys = mask.true_keys()
-        if positions is None:
-            positions = mkeys
-        elif positions is not mkeys:
+        if positions is None or positions is mkeys:
+            positions, inside_fn = mkeys, mask.allows_fn()  # membership in positions = the mask's test
+        else:
             positions = positions[_sp.member(mkeys, positions)]
         mask = None
     if mask is None and positions is not None:
         if tk is not positions:  # (T given at exactly the positions, e.g. a scalar assign, is inside)
-            inside = _sp.member(positions, tk)
+            inside = _sp.member(positions, tk) if inside_fn is None else inside_fn(tk)
             tk, tv = tk[inside], tv[inside]
         if accum is None:
             zk, zv = tk, _dt.cast(tv, out.dtype, "result")

@@ -46,7 +46,7 @@ class Mask:
 
     def check(self):
         """Raise InvalidValue if a value mask holds NaN (not a boolean)."""
-        if not self.structural:
+        if not self.structural and self.parent.dtype.kind == "f":  # only floats can hold NaN
             if self.parent.format == "bitmap":
                 present, dense = self.parent._bitmap()
                 vals = dense[present]
