@@ -27,7 +27,7 @@ from .. import core as _core
 from ..core.vector import Vector
 from ..exceptions import InvalidValue
 from ..ops import semiring as _semirings
-from .graph import as_graph, check_source, edges_of
+from .graph import as_graph, check_source, edges_of, use_fused
 
 #: Switch push -> pull when the frontier's out-edges exceed the unexplored edges / ALPHA
 #: (Beamer et al. SC'12 and the GAP benchmark suite use 15; LAGraph uses 8).
@@ -36,7 +36,6 @@ ALPHA = 15.0
 #: (GAP uses 18; LAGraph's beta1 = 8, beta2 = 512 play the same role).
 BETA = 18.0
 _DIRECTIONS = ("auto", "push", "pull", "edge")
-_ENGINES = ("auto", "algebra", "fused")
 
 
 @dataclass
@@ -136,7 +135,8 @@ def bfs(A, source, *, parents=False, direction="auto", max_depth=None, determini
                                   or not isinstance(max_depth, (int, np.integer)) or max_depth < 0):
         raise InvalidValue(f"bfs: max_depth must be a non-negative int or None; given {max_depth!r}")
     source = check_source(source, n, "bfs")
-    if _use_fused(G, engine, direction, deterministic):
+    if use_fused(G, engine, "bfs", (direction == "edge", "direction='edge' is an algebra strategy"),
+                 (deterministic, "deterministic parents need the min_secondi product")):
         return _bfs_fused(G, source, parents, direction, max_depth)
     dev = G.A.device
     level = Vector.from_coo([source], [0], size=n, dtype="int64", device=dev)
@@ -187,29 +187,6 @@ def bfs(A, source, *, parents=False, direction="auto", max_depth=None, determini
             # parent<q.S> = q
             _core.assign(parent, q, None, mask=q.S)
     return BFSResult(level, parent, trace)
-
-
-def _use_fused(G, engine, direction, deterministic):
-    """Whether this search runs as the device-resident kernel (InvalidValue if asked and impossible)."""
-    if engine not in _ENGINES:
-        raise InvalidValue(f"bfs: engine must be one of {_ENGINES}; given {engine!r}")
-    if engine == "algebra":
-        return False
-    why = None
-    if G.A.device != "gpu":
-        why = "the graph is on the CPU"
-    elif direction == "edge":
-        why = "direction='edge' is an algebra strategy"
-    elif deterministic:
-        why = "deterministic parents need the min_secondi product"
-    else:
-        from ..backends.gpu import traversal
-
-        if not traversal.supported(G.A):
-            why = "vertex ids do not fit in int32"
-    if why and engine == "fused":
-        raise InvalidValue(f"bfs: engine='fused' cannot run here: {why}")
-    return why is None
 
 
 def _bfs_fused(G, source, parents, direction, max_depth):

@@ -36,10 +36,9 @@ from ..ops import binary, indexunary, semiring, unary
 from ..ops.monoid import any as monoid_any
 from ..ops.monoid import plus as monoid_plus
 from ..ops._base import BinaryOp, UnaryOp
-from .graph import as_graph
+from .graph import as_graph, use_fused
 
 _METHODS = ("jones_plassmann", "luby", "greedy")
-_ENGINES = ("auto", "algebra", "fused")
 _M64 = (1 << 64) - 1
 
 
@@ -276,13 +275,7 @@ def coloring(A, *, method="jones_plassmann", seed=0, engine="auto"):
     G = as_graph(A, "coloring")
     if method not in _METHODS:
         raise InvalidValue(f"coloring: method must be one of {_METHODS}; given {method!r}")
-    if engine not in _ENGINES:
-        raise InvalidValue(f"coloring: engine must be one of {_ENGINES}; given {engine!r}")
-    fused = method == "jones_plassmann" and G.A.device == "gpu" and engine != "algebra"
-    if engine == "fused" and not fused:
-        raise InvalidValue(f"coloring: engine='fused' runs Jones-Plassmann on a GPU graph; given method "
-                           f"{method!r} on the {G.A.device.upper()}")
-    if fused:
+    if use_fused(G, engine, "coloring", (method != "jones_plassmann", f"method {method!r} is an algebra method")):
         return _color_fused(G, seed)
     S = undirected_pattern(G)
     if method == "greedy":

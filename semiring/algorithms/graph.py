@@ -128,4 +128,26 @@ def edges_of(G, vertices, degree):
     return int(_core.reduce_scalar(_core.ewise_mult(vertices, degree, binary.second), monoid.plus))
 
 
-__all__ = ["Graph", "as_graph", "edges_of", "check_source"]
+ENGINES = ("auto", "algebra", "fused")
+
+
+def use_fused(G, engine, what, *reasons):
+    """Whether an algorithm runs as its device-resident kernel.
+
+    ``reasons`` are (condition, why) pairs, each saying why the fused kernel cannot run; the
+    graph being on the CPU and vertex ids beyond int32 are always checked. "auto" picks the
+    kernel when no reason holds; "fused" raises InvalidValue with the first reason.
+    """
+    if engine not in ENGINES:
+        raise InvalidValue(f"{what}: engine must be one of {ENGINES}; given {engine!r}")
+    if engine == "algebra":
+        return False
+    checks = ((G.A.device != "gpu", "the graph is on the CPU"),
+              (G.n >= 2**31 - 1, "vertex ids do not fit in int32")) + reasons
+    why = next((w for cond, w in checks if cond), None)
+    if why and engine == "fused":
+        raise InvalidValue(f"{what}: engine='fused' cannot run here: {why}")
+    return why is None
+
+
+__all__ = ["Graph", "as_graph", "edges_of", "check_source", "use_fused", "ENGINES"]

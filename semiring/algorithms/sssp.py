@@ -28,9 +28,8 @@ from ..core.vector import Vector
 from ..exceptions import DomainMismatch, InvalidValue, NegativeCycleError
 from ..ops import binary, indexunary, monoid, semiring, unary
 from .bfs import bfs
-from .graph import as_graph, check_source
+from .graph import as_graph, check_source, use_fused
 
-_ENGINES = ("auto", "algebra", "fused")
 _METHODS = ("auto", "bellman_ford", "delta_stepping")
 
 
@@ -202,21 +201,8 @@ def _prepared(G):
     return G.cache["sssp"]
 
 
-def _use_fused(G, W, engine, method):
-    if engine not in _ENGINES:
-        raise InvalidValue(f"sssp: engine must be one of {_ENGINES}; given {engine!r}")
-    if engine == "algebra":
-        return False
-    why = None
-    if G.A.device != "gpu":
-        why = "the graph is on the CPU"
-    elif method != "delta_stepping":
-        why = f"method {method!r} is an algebra method"
-    elif G.n >= 2**31 - 1:
-        why = "vertex ids do not fit in int32"
-    if why and engine == "fused":
-        raise InvalidValue(f"sssp: engine='fused' cannot run here: {why}")
-    return why is None
+def _algebra_only(method):
+    return method != "delta_stepping", f"method {method!r} is an algebra method"
 
 
 def _sssp_fused(G, W, source, delta):
@@ -298,14 +284,14 @@ def sssp(A, source, *, method="auto", delta=None, parents=False, engine="auto"):
             delta = G.cache["delta"]
         elif not (isinstance(delta, (int, float, np.integer, np.floating)) and delta > 0 and np.isfinite(delta)):
             raise InvalidValue(f"sssp: delta must be a positive finite number; given {delta!r}")
-        used = "fused" if _use_fused(G, W, engine, method) else "algebra"
+        used = "fused" if use_fused(G, engine, "sssp", _algebra_only(method)) else "algebra"
         stats = {"launches": None, "host_syncs": None}
         if used == "fused":
             d, rounds, stats = _sssp_fused(G, W, source, delta)
         else:
             d, rounds = delta_stepping(G, W, source, float(delta))
     else:
-        used = "fused" if _use_fused(G, W, engine, method) else "algebra"
+        used = "fused" if use_fused(G, engine, "sssp", _algebra_only(method)) else "algebra"
         stats = {"launches": None, "host_syncs": None}
         d, rounds = bellman_ford(G, W, source)
         delta = None
