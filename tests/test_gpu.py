@@ -455,8 +455,9 @@ def _no_host_build(monkeypatch):
 
 
 _FLOAT_MIN_MERGE = pytest.mark.xfail(
-    strict=True, reason="known defect: float64 minimum merges of repeated edges on the GPU (cupy minimum.at in "
-    "backends/gpu/reduce.segment_fold) differ from the CPU's; seen on an H200 on 2026-11-22")
+    strict=True, reason="known defect, cause not isolated: float64 weights of repeated edges merged by min on the GPU "
+    "differ from the CPU's (suspect: the atomic float minimum in backends/gpu/reduce.segment_fold); seen on an H200 "
+    "on 2026-11-22")
 
 
 @gpu

@@ -180,9 +180,10 @@ def test_fused_sssp_on_kronecker_with_hubs(weights):
 
 
 @gpu
-@pytest.mark.xfail(strict=True, reason="known defect: the parents' tight-edge test (mxm min.plus then lor.eq) on "
-                   "the GPU misses tight edges with float64 weights (float minimum merges in backends/gpu/reduce); "
-                   "the same distances give valid parents on the CPU; seen on an H200 on 2026-11-22")
+@pytest.mark.xfail(strict=True, reason="known defect, cause not isolated: the parents' tight-edge test (mxm min.plus "
+                   "then lor.eq) on the GPU misses tight edges with float64 weights, although the fused and algebra "
+                   "distances are equal bit for bit and give valid parents on the CPU (suspect: the atomic float "
+                   "minimum in backends/gpu/reduce.segment_fold); seen on an H200 on 2026-11-22")
 def test_sssp_parents_with_float_weights_on_gpu():
     from semiring.testing.validate import check_sssp
 
