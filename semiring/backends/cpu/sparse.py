@@ -71,7 +71,8 @@ def reduce_by_key(keys, vals, monoid, presorted=False):
     return keys[starts], monoid.reduce_segments(vals, starts)
 
 
-#: Lattice operators (``x op x == x``): a dense reduction may start from any one term.
+#: Lattice operators (``x op x == x``; ``x op y`` is the identity only if both are): a dense
+#: reduction may start from any one term, or from the identity and read presence off the result.
 _LATTICE = ("min", "max", "lor", "land", "bor", "band")
 #: A reduction into a dense array of ``size`` slots is used when the terms number at least
 #: ``size / DENSE_REDUCE_RATIO`` (it costs O(size + terms); sorting costs O(terms log terms)).
@@ -105,20 +106,33 @@ def reduce_by_key_dense(keys, vals, monoid, size):
     else:
         if uf(vals[:1], vals[:1]).dtype != d:
             return reduce_by_key(keys, vals, monoid)
+        from ...ops import monoid as _m
+
+        builtin = any(monoid is m for m in _m.MONOID.values())  # declared identities are identities
+        lattice = any(monoid.op is getattr(_b, name) for name in _LATTICE)
+        if not builtin and not lattice:
+            return reduce_by_key(keys, vals, monoid)  # a user's identity may not be one: no dense start
         ident = monoid.identity_for(d)
         if d.kind == "f" and monoid.op is _b.plus:
             ident = d.type(-0.0)  # x + -0.0 == x for every x, -0.0 included
-        lattice = any(monoid.op is getattr(_b, name) for name in _LATTICE)
-        if lattice:  # x op x == x: start from a term of each key (as the sorted path does), so
-            # a monoid whose declared identity is not one on these values (Monoid(max, 0) on
-            # negative ints) and fmin/fmax skipping NaN give the same result on every path
+        # A built-in lattice monoid starts from its identity, and a slot was reached iff it left
+        # the identity, unless a term is the identity or NaN (fmin/fmax skip NaN). Otherwise a
+        # lattice operator (x op x == x) starts from a term of each key, as the sorted path
+        # does, so a declared identity that is not one on these values (Monoid(max, 0) on
+        # negative ints) gives the same result on every path.
+        fast = (builtin and lattice and not bool((vals == ident).any())
+                and not (d.kind == "f" and bool(xp.isnan(vals).any())))
+        if lattice and not fast:
             dense = xp.empty(size, dtype=d)
             dense[keys] = vals
         else:
             dense = xp.full(size, ident, dtype=d)
         uf.at(dense, keys, vals)
-        present = xp.zeros(size, dtype=bool)
-        present[keys] = True
+        if fast:
+            present = dense != ident
+        else:
+            present = xp.zeros(size, dtype=bool)
+            present[keys] = True
     out = xp.flatnonzero(present)
     return out, dense[out]
 
