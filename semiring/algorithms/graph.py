@@ -47,7 +47,8 @@ class Graph:
         self.A = A
         self._kind = kind
         self._out_degree = self._in_degree = None
-        #: Derived data algorithms compute once per graph (weights, weight ranges, patterns).
+        #: Derived data algorithms compute once per graph (weights, weight ranges, the SSSP
+        #: light/heavy split, patterns); like ``AT`` and the degrees, valid while A is unchanged.
         self.cache = {}
 
     @property

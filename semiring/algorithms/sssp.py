@@ -139,9 +139,11 @@ def auto_delta(W, G):
 
 def delta_stepping(G, W, source, delta):
     n = G.n
-    # AL = select(W, w <= delta); AH = select(W, w > delta)
-    AL = _core.select(W, indexunary.valuele, delta)
-    AH = _core.select(W, indexunary.valuegt, delta)
+    key = ("sssp_split", float(delta))
+    if key not in G.cache:  # the light/heavy split, once per graph and delta
+        # AL = select(W, w <= delta); AH = select(W, w > delta)
+        G.cache[key] = (_core.select(W, indexunary.valuele, delta), _core.select(W, indexunary.valuegt, delta))
+    AL, AH = G.cache[key]
     d = Vector.from_coo([source], [0], size=n, dtype=W.dtype, device=W.device)
     settled = Vector(n, "bool", device=W.device)
     rounds = 0
