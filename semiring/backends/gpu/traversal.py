@@ -1,4 +1,4 @@
-"""Device-resident, direction-optimizing BFS: one persistent cooperative kernel runs every
+"""Device-resident, direction-optimizing BFS: one persistent kernel runs every
 level, with one grid barrier per level and no host synchronization until the search ends.
 
 Per level, every thread reads the same frontier counters and takes the same direction
@@ -10,7 +10,11 @@ decision (Beamer's rule with ALPHA and BETA, as the algebra path):
   serialize a level. A neighbour is claimed with ``atomicCAS(level, -1, d + 1)``; the winner
   records the parent and appends the vertex to the next frontier (warp-aggregated atomics).
 - pull (bottom-up): one thread per unvisited vertex scans its in-edges and stops at the first
-  neighbour on the current level (the ``any`` monoid's early exit).
+  neighbour on the current level (the ``any`` monoid's early exit), looked up in a frontier
+  bitmap (n / 8 bytes, which stays in L2 where the level array would not).
+
+The level array is initialized, and the result written in the Vector's bitmap form, inside
+the same launch; the workspace (queues, bitmaps, counters, trace) is kept between searches.
 
 Counters (frontier sizes, frontier out-edges, edges examined) live in a small device array
 with three rotating slots, so zeroing the slot of level d + 2 needs no extra barrier.
@@ -177,7 +181,7 @@ def supported(A):
 
 
 def bfs(A, AT, source, *, parents=False, direction="auto", max_depth=None, alpha=15.0, beta=18.0):
-    """Run a whole BFS on the device in one cooperative launch.
+    """Run a whole BFS on the device in one persistent launch.
 
     Parameters
     ----------
