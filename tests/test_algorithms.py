@@ -784,3 +784,18 @@ def test_check_coloring_and_mis_catch_corruption():
     L = sr.Matrix.from_coo([0, 0], [0, 1], nrows=2, ncols=2)
     assert check_coloring(L, sr.Vector.from_dense(np.array([0, 1]))) == 2
     assert check_mis(L, sr.Vector.from_coo([0], [True], size=2)) == 1
+
+
+@pytest.mark.parametrize("kind", ["undirected", "directed"])
+def test_bfs_pull_trace_counts_the_in_edges_of_unvisited_vertices(kind):
+    A = sr.generators.kronecker(9, seed=3)
+    if kind == "directed":
+        A = sr.select(A, sr.indexunary.triu)  # keep i < j: a DAG, in-degree != out-degree
+    S = A.to_scipy()
+    indeg = np.bincount(S.indices, minlength=A.nrows)
+    s = int(np.argmax(np.diff(S.indptr)))
+    r = sr.algorithms.bfs(sr.algorithms.Graph(A, kind), s, direction="pull")
+    lv = r.level.to_dense(-1)
+    for t in r.trace:
+        unvisited = (lv < 0) | (lv >= t.depth)  # not yet reached when level t.depth started
+        assert t.direction == "pull" and t.edges_examined == int(indeg[unvisited].sum())

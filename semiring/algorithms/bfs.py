@@ -163,7 +163,10 @@ def bfs(A, source, *, parents=False, direction="auto", max_depth=None, determini
             else:
                 use_pull = not (nq < nq_last and nq < n / BETA)
         if use_pull:
-            unvisited_edges = G.nedges - edges_of(G, level, G.in_degree)
+            if G.kind == "undirected":  # in-degree = out-degree: every visited vertex was a frontier
+                unvisited_edges = unexplored - frontier_edges
+            else:
+                unvisited_edges = G.nedges - edges_of(G, level, G.in_degree)
             # q<!level.S, replace> = AT any.pair q   (secondi: the frontier index k)
             q = _core.mxv(G.AT, q, s, mask=~level.S, direction="pull")
             examined = unvisited_edges
