@@ -508,3 +508,67 @@ class TestWriteMtx:
     def test_not_a_matrix(self, tmp_path):
         with pytest.raises(InvalidValue):
             sr.io.write_mtx(tmp_path / "x.mtx", np.eye(2))
+
+
+# -- networkx ---------------------------------------------------------------------------------
+def test_networkx_round_trip_keeps_weights_nodes_and_explicit_zeros():
+    import networkx as nx
+
+    G = nx.DiGraph()
+    G.add_weighted_edges_from([("a", "b", 2.5), ("b", "c", 0.0), ("c", "a", 1.0)])
+    G.add_node("lonely")
+    A, nodes = sr.io.from_networkx(G, weight="weight")
+    assert nodes == ["a", "b", "c", "lonely"] and A.dtype == np.float64 and A.nvals == 3
+    assert A.get(1, 2) == 0.0  # an explicit zero is an entry, not an absent edge
+    H = sr.io.to_networkx(A, nodes=nodes)
+    assert set(H.nodes) == set(G.nodes)
+    assert {(u, v, d["weight"]) for u, v, d in H.edges(data=True)} == set(G.edges(data="weight"))
+
+
+def test_networkx_pattern_int_weights_nodelist_and_multigraph_sums():
+    import networkx as nx
+
+    G = nx.karate_club_graph()
+    A, nodes = sr.io.from_networkx(G)
+    assert A.dtype == np.bool_ and A.nvals == 2 * G.number_of_edges() and nodes == list(range(34))
+    W, _ = sr.io.from_networkx(G, weight="weight")
+    assert W.dtype == np.int64
+    assert int(sr.reduce_scalar(W, sr.monoid.plus)) == 2 * sum(w for _, _, w in G.edges(data="weight"))
+    order = list(reversed(range(34)))
+    B, nodes = sr.io.from_networkx(G, nodelist=order)
+    assert nodes == order and B.get(33 - 0, 33 - 1) is not None  # edge (0, 1) in reversed numbering
+    M = nx.MultiGraph([(0, 1), (0, 1), (1, 2)])
+    C, _ = sr.io.from_networkx(M, weight="weight")
+    assert C.get(0, 1) == 2 and C.get(1, 2) == 1  # parallel edges add up, missing weights count 1
+
+
+def test_networkx_bfs_levels_match_networkx():
+    import networkx as nx
+
+    G = nx.les_miserables_graph()
+    A, nodes = sr.io.from_networkx(G)
+    src = nodes.index("Valjean")
+    lv = sr.algorithms.bfs(A, src).level.to_dense(-1)
+    expect = nx.single_source_shortest_path_length(G, "Valjean")
+    assert {nodes[i]: int(d) for i, d in enumerate(lv) if d >= 0} == expect
+    back = sr.io.to_networkx(A, nodes=nodes, directed=False)
+    assert nx.utils.graphs_equal(nx.Graph(back.edges), nx.Graph(G.edges))
+
+
+def test_networkx_conversion_errors_say_what_was_expected():
+    import networkx as nx
+
+    with pytest.raises(sr.InvalidValue, match="expected a networkx graph"):
+        sr.io.from_networkx([(0, 1)])
+    with pytest.raises(sr.InvalidValue, match="exactly once"):
+        sr.io.from_networkx(nx.path_graph(3), nodelist=[0, 1, 1])
+    G = nx.Graph()
+    G.add_edge(0, 1, weight="heavy")
+    with pytest.raises(sr.InvalidValue, match="must be a number; given 'heavy'"):
+        sr.io.from_networkx(G, weight="weight")
+    with pytest.raises(sr.DimensionMismatch, match="square"):
+        sr.io.to_networkx(sr.Matrix.from_coo([0], [1], nrows=2, ncols=3))
+    with pytest.raises(sr.InvalidValue, match="symmetric"):
+        sr.io.to_networkx(sr.Matrix.from_coo([0], [1], nrows=2, ncols=2), directed=False)
+    with pytest.raises(sr.InvalidValue, match="name each of the 2 rows"):
+        sr.io.to_networkx(sr.Matrix.from_coo([0], [1], nrows=2, ncols=2), nodes=["x"])
