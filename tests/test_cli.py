@@ -115,6 +115,7 @@ def test_bench_subprocess(tmp_path):
     p = run_module("bench", "--scale", "8", "--roots", "2", "--sssp-roots", "1", cwd=tmp_path)
     assert p.returncode == 0, p.stderr
     assert "all results validated" in p.stdout
+    assert "it/s" not in p.stderr and "%|" not in p.stderr  # no progress bar when stderr is a pipe
 
 
 # ---------------------------------------------------------------------------------------------

@@ -47,7 +47,8 @@ def bench(scale=16, roots=16, sssp_roots=4, seed=0, device="cpu", out=None):
     rows = []
     src = _roots(A, roots, seed)
     bfs_t, teps, ref = [], [], []
-    for s in tqdm(src, desc="bfs", file=sys.stderr, leave=False):
+    quiet = not sys.stderr.isatty()  # a progress bar on a terminal only, never in logs or pipes
+    for s in tqdm(src, desc="bfs", file=sys.stderr, leave=False, disable=quiet):
         t = time.perf_counter()
         r = algorithms.bfs(G, int(s), parents=True)
         bfs_t.append(time.perf_counter() - t)
@@ -61,7 +62,7 @@ def bench(scale=16, roots=16, sssp_roots=4, seed=0, device="cpu", out=None):
     hmean = len(teps) / np.sum(1.0 / np.asarray(teps))
     rows.append(_row("bfs (parents, auto)", bfs_t, f"{hmean / 1e6:.1f} MTEPS (harmonic mean, Graph500)", ref))
     sssp_t, ref = [], []
-    for s in tqdm(src[:sssp_roots], desc="sssp", file=sys.stderr, leave=False):
+    for s in tqdm(src[:sssp_roots], desc="sssp", file=sys.stderr, leave=False, disable=quiet):
         t = time.perf_counter()
         r = algorithms.sssp(GW, int(s))
         sssp_t.append(time.perf_counter() - t)
