@@ -276,6 +276,8 @@ def sssp(A, source, *, method="auto", delta=None, parents=False, engine="auto"):
     negative = W.nvals > 0 and wmin < 0
     if method == "auto":
         method = "bellman_ford" if negative else "delta_stepping"
+    used = "fused" if use_fused(G, engine, "sssp", _algebra_only(method)) else "algebra"
+    stats = {"launches": None, "host_syncs": None}
     if method == "delta_stepping":
         if negative:
             raise InvalidValue(f"sssp: delta-stepping needs non-negative weights; the smallest is {wmin} "
@@ -286,15 +288,11 @@ def sssp(A, source, *, method="auto", delta=None, parents=False, engine="auto"):
             delta = G.cache["delta"]
         elif not (isinstance(delta, (int, float, np.integer, np.floating)) and delta > 0 and np.isfinite(delta)):
             raise InvalidValue(f"sssp: delta must be a positive finite number; given {delta!r}")
-        used = "fused" if use_fused(G, engine, "sssp", _algebra_only(method)) else "algebra"
-        stats = {"launches": None, "host_syncs": None}
         if used == "fused":
             d, rounds, stats = _sssp_fused(G, W, source, delta)
         else:
             d, rounds = delta_stepping(G, W, source, float(delta))
     else:
-        used = "fused" if use_fused(G, engine, "sssp", _algebra_only(method)) else "algebra"
-        stats = {"launches": None, "host_syncs": None}
         d, rounds = bellman_ford(G, W, source)
         delta = None
     parent = _parents(G, W, d, source) if parents else None
