@@ -21,6 +21,16 @@ def _nx():
     return nx
 
 
+def _to_scipy(nx, G, **kwargs):
+    """networkx's own ``to_scipy_sparse_array``, pinned to networkx where dispatch exists: a
+    backend converts its input through it, so it must never be dispatched to a backend itself."""
+    import inspect
+
+    if "backend" in inspect.signature(nx.to_scipy_sparse_array).parameters:
+        kwargs["backend"] = "networkx"
+    return nx.to_scipy_sparse_array(G, **kwargs)
+
+
 def from_networkx(G, *, weight=None, nodelist=None, dtype=None, device="cpu"):
     """A Matrix from a networkx graph, and the node order of its rows and columns.
 
@@ -63,8 +73,10 @@ def from_networkx(G, *, weight=None, nodelist=None, dtype=None, device="cpu"):
     if len(nodes) != G.number_of_nodes() or len(set(nodes)) != len(nodes) or any(v not in G for v in nodes):
         raise InvalidValue(f"from_networkx: nodelist must list each of the graph's {G.number_of_nodes()} nodes "
                            f"exactly once; given {len(nodes)} entries")
+    if not nodes:  # networkx's SciPy conversion refuses a graph without nodes
+        return Matrix(0, 0, ("bool" if weight is None else "int64") if dtype is None else dtype, device=device), nodes
     if weight is None:
-        S = nx.to_scipy_sparse_array(G, nodelist=nodes, weight=None, dtype=np.int64, format="csr")
+        S = _to_scipy(nx, G, nodelist=nodes, weight=None, dtype=np.int64, format="csr")
         S.data = np.ones(S.data.shape, dtype=bool)
         return Matrix.from_scipy(S, dtype="bool" if dtype is None else dtype, device=device), nodes
     values = [d.get(weight, 1) for _, _, d in G.edges(data=True)]
@@ -73,7 +85,7 @@ def from_networkx(G, *, weight=None, nodelist=None, dtype=None, device="cpu"):
     if bad is not None:
         raise InvalidValue(f"from_networkx: edge attribute {weight!r} must be a number; given {bad!r}")
     kind = np.float64 if any(isinstance(w, (float, np.floating)) for w in values) else np.int64
-    S = nx.to_scipy_sparse_array(G, nodelist=nodes, weight=weight, dtype=kind, format="csr")
+    S = _to_scipy(nx, G, nodelist=nodes, weight=weight, dtype=kind, format="csr")
     return Matrix.from_scipy(S, dtype=dtype, device=device), nodes
 
 

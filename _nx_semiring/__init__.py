@@ -1,0 +1,111 @@
+"""networkx's ``backend_info`` entry point for the ``semiring`` backend.
+
+networkx calls :func:`get_info` at the end of ``import networkx`` for every installed backend,
+so this package is kept apart from ``semiring`` (whose import loads NumPy, SciPy and the
+engine): it imports nothing of the engine and never CuPy. The backend itself is
+``semiring.nx.backend:BackendInterface`` (entry point ``networkx.backends``), loaded on first
+dispatch. nx-cugraph (``_nx_cugraph``) and graphblas-algorithms (``_nx_graphblas``) split
+their info the same way.
+"""
+
+from __future__ import annotations
+
+import os
+
+#: Devices a backend graph may live on (``nx.config.backends.semiring.device``).
+DEVICES = ("cpu", "gpu", "auto")
+
+_SHARED = "Runs on the semiring engine (masked products over semirings), on the CPU or the GPU by "\
+          "nx.config.backends.semiring.device."
+
+#: Dispatch name -> what the backend does differently, or declines (networkx then falls back
+#: where ``nx.config.fallback_to_nx`` is set). Names must match ``semiring.nx.backend``.
+FUNCTIONS = {
+    "bfs_edges": "Levels from the engine's BFS; networkx's edge order is rebuilt from the adjacency "
+                 "order. Declines sort_neighbors.",
+    "bfs_tree": "As bfs_edges; returns a networkx DiGraph. Declines sort_neighbors.",
+    "bfs_layers": "Levels from masked any.pair products over all sources at once, in networkx's order.",
+    "descendants_at_distance": "One BFS to the given depth.",
+    "single_source_shortest_path_length": "BFS levels.",
+    "all_pairs_shortest_path_length": "One BFS per node, lazily.",
+    "shortest_path_length": "BFS, delta-stepping or Bellman-Ford by method and weights. Declines "
+                            "callable weights, and Dijkstra on negative weights.",
+    "single_source_dijkstra_path_length": "Delta-stepping SSSP. Declines callable and negative weights.",
+    "dijkstra_path_length": "Delta-stepping SSSP. Declines callable and negative weights.",
+    "bellman_ford_path_length": "Bellman-Ford SSSP; a reachable negative cycle raises NetworkXUnbounded. "
+                                "Declines callable weights.",
+    "floyd_warshall": "min.plus closure; declines graphs with a negative cycle (networkx returns its "
+                      "partial values there) and callable weights.",
+    "greedy_color": "Largest-first greedy only (other strategies and interchange decline); undirected "
+                    "simple graphs without self-loops.",
+    "maximal_independent_set": "Luby's algorithm: a valid maximal independent set, from a different "
+                               "random stream than networkx's for the same seed.",
+    "connected_components": "Component labels from the engine.",
+    "number_connected_components": "Component labels from the engine.",
+    "is_connected": "Component labels from the engine.",
+}
+
+
+def default_device(environ=os.environ):
+    """The device at startup: ``SEMIRING_NX_DEVICE`` if set (cpu, gpu or auto), else "cpu"."""
+    device = environ.get("SEMIRING_NX_DEVICE", "cpu") or "cpu"
+    if device not in DEVICES:
+        raise ValueError(f"SEMIRING_NX_DEVICE must be one of {DEVICES}; given {device!r}")
+    return device
+
+
+def get_info():
+    """The backend's metadata, as networkx's ``networkx.backend_info`` entry point expects.
+
+    Returns
+    -------
+    dict
+        ``backend_name``, ``project``, ``package``, ``url``, ``short_summary``, ``functions``
+        (dispatch name -> ``{"additional_docs": ...}``) and ``default_config`` (a networkx
+        ``Config`` with ``device``).
+    """
+    return {
+        "backend_name": "semiring",
+        "project": "semiring",
+        "package": "semiring",
+        "url": "https://github.com/semiring/semiring",
+        "short_summary": "GraphBLAS-style semiring engine (NumPy/SciPy on the CPU, CuPy on NVIDIA GPUs).",
+        "functions": {name: {"additional_docs": f"{_SHARED} {doc}"} for name, doc in FUNCTIONS.items()},
+        "default_config": make_config(default_device()),
+    }
+
+
+def make_config(device="cpu"):
+    """A networkx ``Config`` holding the backend's settings (``device``), validated on assignment.
+
+    The class is made on first use: importing ``networkx.utils.configs`` at module level would
+    import networkx from inside its own import when networkx loads this entry point first.
+    """
+    global SemiringConfig
+    if SemiringConfig is None:
+        from networkx.utils.configs import Config
+
+        class SemiringConfig(Config):  # noqa: F811 (made once, kept as the module's name for pickle)
+            """Settings of the ``semiring`` networkx backend.
+
+            Parameters
+            ----------
+            device : {"cpu", "gpu", "auto"}
+                Where converted graphs live: "cpu" (NumPy/SciPy), "gpu" (CuPy; conversion raises
+                ``semiring.BackendUnavailable`` without a usable GPU) or "auto" (the GPU where one
+                can be used, else the CPU).
+            """
+
+            device: str
+
+            def _on_setattr(self, key, value):
+                if key == "device" and value not in DEVICES:
+                    raise ValueError(f"nx.config.backends.semiring.device must be one of {DEVICES}; "
+                                     f"given {value!r}")
+                return value
+
+    return SemiringConfig(device=device)
+
+
+#: The config class (made by :func:`make_config`).
+SemiringConfig = None
