@@ -88,6 +88,51 @@ def test_fused_bfs_on_a_path_runs_every_level_on_the_device():
     check_bfs(A, 0, r.level, r.parent)
 
 
+def _tail_core_tail(tail=60, scale=12):
+    """A path of `tail` vertices into a Kronecker core (2^scale vertices) and out along another
+    path: a long search whose frontier is small (the sub-grid), then large (the whole grid, pull),
+    then small again."""
+    K = sr.generators.kronecker(scale, seed=3).to_scipy().tocoo()
+    core = 1 << scale
+    deg = np.bincount(K.row, minlength=core)
+    hub, far = int(np.argmax(deg)), int(np.flatnonzero(deg)[0])
+    n = 2 * tail + core
+    path1 = [(i, i + 1) for i in range(tail - 1)] + [(tail - 1, tail + hub)]
+    path2 = [(tail + far, tail + core)] + [(tail + core + i, tail + core + i + 1) for i in range(tail - 1)]
+    edges = path1 + path2
+    u = np.concatenate([[a for a, _ in edges], [b for _, b in edges], K.row + tail])
+    v = np.concatenate([[b for _, b in edges], [a for a, _ in edges], K.col + tail])
+    return sr.Matrix.from_coo(u, v, None, nrows=n, ncols=n, dtype="bool", dup_op=sr.binary.lor)
+
+
+@gpu
+@pytest.mark.parametrize("max_depth", [None, 20, 70])
+def test_fused_bfs_long_search_in_and_out_of_the_sub_grid(monkeypatch, max_depth):
+    from semiring.backends.gpu import traversal
+
+    A = _tail_core_tail()
+    G = sr.algorithms.Graph(A.to("gpu"), "undirected")
+    f = sr.algorithms.bfs(G, 0, parents=True, max_depth=max_depth)
+    a = sr.algorithms.bfs(G, 0, max_depth=max_depth, engine="algebra")
+    assert f.engine == "fused"
+    want = _scipy_levels(A, 0)
+    if max_depth is not None:
+        want[want > max_depth] = -1
+    np.testing.assert_array_equal(_levels(f), want)
+    np.testing.assert_array_equal(_levels(a), want)
+    if max_depth is None:
+        check_bfs(A, 0, f.level, f.parent)
+        assert "pull" in {t.direction for t in f.trace}
+    # the same decisions and counts, level by level, as the algebra engine and as the kernel
+    # with the sub-grid turned off
+    key = [(t.direction, t.frontier, t.discovered) for t in f.trace]
+    assert key == [(t.direction, t.frontier, t.discovered) for t in a.trace]
+    monkeypatch.setattr(traversal, "SUB_EDGES", 0)
+    g = sr.algorithms.bfs(G, 0, parents=True, max_depth=max_depth)
+    assert key == [(t.direction, t.frontier, t.discovered) for t in g.trace]
+    np.testing.assert_array_equal(_levels(g), want)
+
+
 @gpu
 @pytest.mark.parametrize("max_depth", [0, 1, 3])
 def test_fused_bfs_max_depth_matches_algebra(max_depth):

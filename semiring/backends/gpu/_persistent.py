@@ -27,29 +27,44 @@ CHUNK = 2048
 
 HELPERS = r"""
 #define FULL 0xffffffffu
+#define BLOCK_THREADS @BLOCK@
 #define TPV @TPV@
 #define BIG @BIG@
 #define CHUNK @CHUNK@
 typedef unsigned long long ull;
 
-// Grid-wide barrier over co-resident blocks: bar[0] counts arrivals, bar[1] is the generation,
-// bar[2] a sticky failure flag: a block that waits more than ~4e9 cycles sets it, and every
-// later barrier returns at once (the kernel then stops; the host raises).
-__device__ __forceinline__ bool grid_sync(unsigned* bar) {
+// Barriers over co-resident blocks. A group barrier has a 64-bit arrival counter that only grows
+// during a launch: a block arriving as number `old` waits until the counter reaches the next
+// multiple of the group's size (no reset and no generation word, so the last block to arrive does
+// one atomic, not three). Words of bar: [0..1] the grid's counter; [2] a sticky failure flag (a
+// block that waits more than ~4e9 cycles without progress sets it, and every later barrier returns
+// at once; the kernel then stops and the host raises); [3] blocks that have left (grid_exit);
+// [32..33] (another 128-byte line) the counter of a sub-grid (the first `members` blocks, see sub_sync). Progress of either
+// counter restarts a waiting block's clock, so blocks idling while a sub-grid works never time out.
+__device__ __forceinline__ bool group_sync(unsigned* bar, ull* cnt, const ull* other, unsigned members) {
     __syncthreads();
     if (threadIdx.x == 0) {
         volatile unsigned* vbar = bar;
         if (!vbar[2]) {
-            unsigned gen = vbar[1];
             __threadfence();
-            if (atomicAdd(&bar[0], 1u) == gridDim.x - 1) {
-                atomicExch(&bar[0], 0u);
-                __threadfence();
-                atomicAdd(&bar[1], 1u);
-            } else {
-                long long t0 = clock64();
-                while (vbar[1] == gen) {
-                    if (clock64() - t0 > 4000000000LL) { atomicExch(&bar[2], 1u); break; }
+            const ull old = atomicAdd(cnt, 1ull);
+            const ull target = (old / members + 1) * members;
+            if (old + 1 != target) {
+                // poll only this group's counter; look at the other one (the progress of a working
+                // sub-grid) only when the wait grows long, and back off after ~20 us of waiting,
+                // so idle blocks do not crowd the L2 slice the working ones use
+                volatile ull* vcnt = cnt;
+                volatile const ull* voth = other;
+                ull seen = *voth;
+                long long t0 = clock64(), tw = t0;
+                while (*vcnt < target) {
+                    const long long now = clock64();
+                    if (now - tw > 40000) __nanosleep(200);
+                    if (now - t0 > 4000000000LL) {
+                        const ull prog = *voth;
+                        if (prog == seen) { atomicExch(&bar[2], 1u); break; }
+                        seen = prog; t0 = now;
+                    }
                 }
             }
         }
@@ -57,6 +72,28 @@ __device__ __forceinline__ bool grid_sync(unsigned* bar) {
     }
     __syncthreads();
     return ((volatile unsigned*)bar)[2] == 0;
+}
+
+// Every block of the grid.
+__device__ __forceinline__ bool grid_sync(unsigned* bar) {
+    return group_sync(bar, (ull*)bar, (const ull*)(bar + 32), gridDim.x);
+}
+
+// The first `members` blocks only (a sub-grid working while the others wait at grid_sync).
+__device__ __forceinline__ bool sub_sync(unsigned* bar, unsigned members) {
+    return group_sync(bar, (ull*)(bar + 32), (const ull*)bar, members);
+}
+
+// After a block's last barrier: the last block out zeroes the counters, so a kept barrier (a
+// cached workspace) starts the next launch at zero. Every block must call it once.
+__device__ __forceinline__ void grid_exit(unsigned* bar) {
+    __syncthreads();
+    if (threadIdx.x == 0 && atomicAdd(&bar[3], 1u) == gridDim.x - 1) {
+        *((volatile ull*)bar) = 0ull;
+        *((volatile ull*)(bar + 32)) = 0ull;
+        bar[3] = 0u;
+        __threadfence();
+    }
 }
 
 // Loads of data other blocks write during the kernel: through L2, never a stale L1 line.
@@ -110,13 +147,13 @@ __device__ __forceinline__ void frontier_append_one(int v, long long d, int* qs,
     *nbig += (ull)c;
 }
 
-// Expand a two-tier frontier: each big entry by one block, each small vertex by TPV lanes.
-// f(u, p, valid) runs on every lane with warp-uniform trip counts (valid is false on padding
+// Expand a two-tier frontier: each big entry by one block, each small vertex by TPV lanes, over
+// threads tid = 0 .. nthreads - 1 (whole blocks: the grid or a sub-grid). f(u, p, valid) runs on every lane with warp-uniform trip counts (valid is false on padding
 // lanes), so f may use warp ballots. Load balance after Merrill, Garland, Grimshaw (PPoPP 2012).
 template <class IP, class F>
 __device__ __forceinline__ void expand(const IP* optr, const int* qs, ull nsmall, const long long* qb,
                                        ull nbig, long long tid, long long nthreads, F f) {
-    for (ull b = blockIdx.x; b < nbig; b += gridDim.x) {
+    for (ull b = tid / blockDim.x; b < nbig; b += nthreads / blockDim.x) {
         const long long e = ld(qb + b);
         const int u = (int)(e & 0xffffffffLL);
         const long long lo = (long long)optr[u] + (e >> 32) * CHUNK;
@@ -144,13 +181,16 @@ __device__ __forceinline__ void expand(const IP* optr, const int* qs, ull nsmall
 """
 
 _grid_cache = {}
+#: Blocks per SM of the persistent launches; None: as many as are co-resident (occupancy).
+#: A cap exists for measurements (fewer blocks make a cheaper barrier but less parallelism).
+BLOCKS_PER_SM = None
 
 
 def compile_kernel(src, name):
     """A RawKernel for ``src`` (HELPERS prepended)."""
     import cupy as cp
 
-    head = HELPERS.replace("@TPV@", str(TPV)).replace("@BIG@", str(BIG)).replace("@CHUNK@", str(CHUNK))
+    head = HELPERS.replace("@BLOCK@", str(BLOCK)).replace("@TPV@", str(TPV)).replace("@BIG@", str(BIG)).replace("@CHUNK@", str(CHUNK))
     return cp.RawKernel(head + src, name, options=("--std=c++17",))
 
 
@@ -161,22 +201,39 @@ def grid_size(kernel, key):
 
     dev = cp.cuda.runtime.getDevice()
     if (key, dev) not in _grid_cache:
-        sms = cp.cuda.runtime.getDeviceProperties(dev)["multiProcessorCount"]
+        sms = sm_count()
         try:
             from cupy.cuda import driver
 
             per_sm = int(driver.occupancyMaxActiveBlocksPerMultiprocessor(kernel.kernel.ptr, BLOCK, 0))
         except Exception:  # no occupancy calculator: the safe minimum
             per_sm = 1
-        _grid_cache[(key, dev)] = max(1, min(per_sm, 2048 // BLOCK)) * sms
-    return _grid_cache[(key, dev)]
+        _grid_cache[(key, dev)] = (max(1, min(per_sm, 2048 // BLOCK)), sms)
+    per_sm, sms = _grid_cache[(key, dev)]
+    if BLOCKS_PER_SM is not None:
+        per_sm = max(1, min(per_sm, int(BLOCKS_PER_SM)))
+    return per_sm * sms
+
+
+_sms = {}
+
+
+def sm_count():
+    """Streaming multiprocessors of the current device (cached: reading the device's
+    properties costs about a millisecond)."""
+    import cupy as cp
+
+    dev = cp.cuda.runtime.getDevice()
+    if dev not in _sms:
+        _sms[dev] = int(cp.cuda.runtime.getDeviceProperties(dev)["multiProcessorCount"])
+    return _sms[dev]
 
 
 def barrier():
     """Fresh barrier words (zeroed) for one persistent launch."""
     import cupy as cp
 
-    return cp.zeros(4, dtype=cp.uint32)
+    return cp.zeros(64, dtype=cp.uint32)
 
 
 def index_types(*arrays):

@@ -33,6 +33,15 @@ from . import _persistent as _p
 
 #: Slots of the control array: 8 counters per level, three levels in rotation.
 _SLOT = 8
+#: Frontier out-edges above which a push level reads a neighbour's level before its CAS.
+PRECHECK_EDGES = 65536
+#: Frontier out-edges up to which a push level runs on a sub-grid of SUB_BLOCKS_PER_SM blocks per
+#: SM behind its own barrier (see the kernel); 0 turns the sub-grid off.
+SUB_EDGES = 32768
+SUB_BLOCKS_PER_SM = 1
+#: Levels a search must have run before it may use the sub-grid (short searches, such as on
+#: Kronecker graphs, never do: they gain nothing and each switch costs a grid barrier).
+SUB_MIN_DEPTH = 16
 
 _SRC = r"""
 // A vertex won by this lane (pred, out-degree d) joins the next frontier; count its out-edges and itself.
@@ -46,10 +55,10 @@ __device__ __forceinline__ void discovered(bool pred, int v, long long d, int* q
 
 __device__ __forceinline__ bool has_bit(const unsigned* bits, int v) { return (ld(bits + (v >> 5)) >> (v & 31)) & 1u; }
 
-extern "C" __global__ void bfs_fused(const IPT* optr, const IXT* oidx, const IPT2* iptr, const IXT2* iidx,
+extern "C" __global__ void __launch_bounds__(BLOCK_THREADS, 4) bfs_fused(const IPT* optr, const IXT* oidx, const IPT2* iptr, const IXT2* iidx,
         int n, long long nnz, int source, int* level, int* parent, int with_parent,
         int* qs0, int* qs1, long long* qb0, long long* qb1, unsigned* fbits, ull* ctl, long long* tr, long long trcap,
-        int mode, int max_depth, double alpha, double beta, unsigned* bar,
+        int mode, int max_depth, double alpha, double beta, unsigned* bar, int sub_blocks, long long* state,
         long long* out_level, long long* out_parent, bool* out_present) {
     const long long tid = (long long)blockIdx.x * blockDim.x + threadIdx.x;
     const long long nthreads = (long long)gridDim.x * blockDim.x;
@@ -73,37 +82,43 @@ extern "C" __global__ void bfs_fused(const IPT* optr, const IXT* oidx, const IPT
     bool pull = (mode == 2);
     ull nq_last = 0;
     long long unexplored = nnz;
-    int depth = 0;
-    while (true) {
-        ull* cur = ctl + (depth % 3) * SLOT;
-        ull* nxt = ctl + ((depth + 1) % 3) * SLOT;
-        ull* old = ctl + ((depth + 2) % 3) * SLOT;
-        const ull nq = ld(cur + NQ), mf = ld(cur + MF);
-        if (tid == 0 && depth < trcap) tr[2 + 3 * depth + 1] = (long long)nq;
-        if (nq == 0 || depth == max_depth) break;
+    int depth = 0, decided = -1;
+    // Beamer's rule, once per level (the sub-grid and the grid may both look at the same level)
+    auto decide = [&](ull nq, ull mf) {
+        if (decided == depth) return;
+        decided = depth;
         if (mode == 0) {
             if (!pull) pull = nq > nq_last && (double)mf > (double)unexplored / alpha;
             else pull = !(nq < nq_last && (double)nq < (double)n / beta);
         }
-        if (tid == 0) { for (int k = 0; k < SLOT; ++k) old[k] = 0; }
+    };
+    // One level over threads t = 0 .. nt - 1 (the grid, or the sub-grid of the first blocks).
+    auto run_level = [&](ull nq, ull mf, long long t, long long nt) {
+        ull* cur = ctl + (depth % 3) * SLOT;
+        ull* nxt = ctl + ((depth + 1) % 3) * SLOT;
+        ull* old = ctl + ((depth + 2) % 3) * SLOT;
+        if (t == 0) { for (int k = 0; k < SLOT; ++k) old[k] = 0; }
         const unsigned* bits = fbits + (depth % 3) * words;
         unsigned* bits_next = fbits + ((depth + 1) % 3) * words;
         unsigned* bits_old = fbits + ((depth + 2) % 3) * words;
-        for (long long k = tid; k < words; k += nthreads) bits_old[k] = 0u;
+        for (long long k = t; k < words; k += nt) bits_old[k] = 0u;
         int* qs = (depth & 1) ? qs1 : qs0;  int* qs_next = (depth & 1) ? qs0 : qs1;
         long long* qb = (depth & 1) ? qb1 : qb0;  long long* qb_next = (depth & 1) ? qb0 : qb1;
         ull my_mf = 0, my_nq = 0, my_exam = 0;
         const int nd = depth + 1;
         if (!pull) {
-            // top-down: claim each unvisited out-neighbour of the frontier with a CAS on its level
-            expand(optr, qs, ld(cur + NSMALL), qb, ld(cur + NBIG), tid, nthreads,
+            // top-down: claim each unvisited out-neighbour of the frontier with a CAS on its level.
+            // A small frontier (road graphs) goes straight to the CAS: one dependent round trip
+            // less per level; a large one first reads the level, so visited vertices cost no atomic.
+            const bool precheck = mf > (ull)PRECHECK;
+            expand(optr, qs, ld(cur + NSMALL), qb, ld(cur + NBIG), t, nt,
                    [&](int u, long long p, bool valid) {
                 bool won = false;
                 int v = 0;
                 long long dv = 0;
                 if (valid) {
                     v = (int)oidx[p];
-                    if (ld(level + v) < 0) {
+                    if (!precheck || ld(level + v) < 0) {
                         dv = (long long)(optr[v + 1] - optr[v]);  // issued before the CAS resolves
                         if (atomicCAS(&level[v], -1, nd) == -1) {
                             won = true;
@@ -114,12 +129,12 @@ extern "C" __global__ void bfs_fused(const IPT* optr, const IXT* oidx, const IPT
                 }
                 discovered(won, v, dv, qs_next, nxt, qb_next, my_mf, my_nq);
             });
-            if (tid == 0) nxt[EXAMINED] = mf;
+            if (t == 0) nxt[EXAMINED] = mf;
         } else {
             // bottom-up: each unvisited vertex looks for one in-neighbour on this level (a bitmap
             // lookup: n / 8 bytes that stay in L2, where level[] would miss); a warp's 32 vertices
             // are one bitmap word, written with one store
-            for (long long base = tid - lane; base < n; base += nthreads) {
+            for (long long base = t - lane; base < n; base += nt) {
                 int v = (int)(base + lane);
                 bool won = false;
                 if (v < n && ld(level + v) < 0) {
@@ -138,12 +153,53 @@ extern "C" __global__ void bfs_fused(const IPT* optr, const IXT* oidx, const IPT
         }
         warp_add(my_mf, nxt + MF);
         warp_add(my_nq, nxt + NQ);
-        if (tid == 0 && depth < trcap) tr[2 + 3 * depth] = pull ? 2 : 1;
-        if (!grid_sync(bar)) break;
+        if (t == 0 && depth < trcap) tr[2 + 3 * depth] = pull ? 2 : 1;
+    };
+    // After a level's barrier: its trace and the heuristic's state.
+    auto finish_level = [&](ull nq, ull mf) {
+        ull* nxt = ctl + ((depth + 1) % 3) * SLOT;
         if (tid == 0 && depth < trcap) tr[2 + 3 * depth + 2] = (long long)ld(nxt + EXAMINED);
         unexplored -= (long long)mf;
         nq_last = nq;
         ++depth;
+    };
+    while (true) {
+        ull* cur = ctl + (depth % 3) * SLOT;
+        ull nq = ld(cur + NQ), mf = ld(cur + MF);
+        if (tid == 0 && depth < trcap) tr[2 + 3 * depth + 1] = (long long)nq;
+        if (nq == 0 || depth == max_depth) break;
+        decide(nq, mf);
+        if (depth >= SUB_MIN_DEPTH && !pull && mf <= (ull)SUB_EDGES && sub_blocks < (int)gridDim.x) {
+            // A small push frontier of a long search (road graphs): the first sub_blocks blocks run
+            // levels alone, behind a barrier over sub_blocks blocks (cheaper than one over the
+            // whole grid), until the frontier grows, turns to pull, or the search ends; the other
+            // blocks wait at the grid barrier.
+            if ((int)blockIdx.x < sub_blocks) {
+                const long long nt = (long long)sub_blocks * blockDim.x;
+                while (true) {
+                    run_level(nq, mf, tid, nt);
+                    if (!sub_sync(bar, (unsigned)sub_blocks)) break;
+                    finish_level(nq, mf);
+                    cur = ctl + (depth % 3) * SLOT;
+                    nq = ld(cur + NQ); mf = ld(cur + MF);
+                    if (tid == 0 && depth < trcap) tr[2 + 3 * depth + 1] = (long long)nq;
+                    if (nq == 0 || depth == max_depth) break;
+                    decide(nq, mf);
+                    if (pull || mf > (ull)SUB_EDGES) break;
+                }
+                if (tid == 0) {
+                    state[0] = depth; state[1] = (long long)nq_last; state[2] = unexplored;
+                    state[3] = pull; state[4] = decided;
+                }
+            }
+            if (!grid_sync(bar)) break;
+            depth = (int)ld(state + 0); nq_last = (ull)ld(state + 1); unexplored = ld(state + 2);
+            pull = ld(state + 3) != 0; decided = (int)ld(state + 4);
+            continue;
+        }
+        run_level(nq, mf, tid, nthreads);
+        if (!grid_sync(bar)) break;
+        finish_level(nq, mf);
     }
     // results in the Vector's bitmap form: int64 values (0 where absent) and a presence mask
     for (long long v = tid; v < n; v += nthreads) {
@@ -153,6 +209,7 @@ extern "C" __global__ void bfs_fused(const IPT* optr, const IXT* oidx, const IPT
         if (with_parent) out_parent[v] = lv >= 0 ? ld(parent + v) : 0;
     }
     if (tid == 0) { tr[0] = depth; tr[1] = ((volatile unsigned*)bar)[2]; }
+    grid_exit(bar);
 }
 """
 
@@ -165,11 +222,11 @@ def _kernels_for(types):
     """The fused kernel for these index types (compiled once per types and device)."""
     import cupy as cp
 
-    key = (types, cp.cuda.runtime.getDevice())
+    key = (types, PRECHECK_EDGES, SUB_EDGES, SUB_MIN_DEPTH, cp.cuda.runtime.getDevice())
     if key not in _kernels:
         ipt, ixt, ipt2, ixt2 = types
         head = (f"typedef {ipt} IPT; typedef {ixt} IXT; typedef {ipt2} IPT2; typedef {ixt2} IXT2;\n"
-                f"#define SLOT {_SLOT}\n"
+                f"#define SLOT {_SLOT}\n#define PRECHECK {PRECHECK_EDGES}\n#define SUB_EDGES {SUB_EDGES}\n#define SUB_MIN_DEPTH {SUB_MIN_DEPTH}\n"
                 "#define NSMALL 0\n#define NBIG 1\n#define MF 2\n#define EXAMINED 3\n#define NQ 4\n")
         _kernels[key] = _p.compile_kernel(head + _SRC, "bfs_fused")
     return _kernels[key]
@@ -220,10 +277,11 @@ def bfs(A, AT, source, *, parents=False, direction="auto", max_depth=None, alpha
     present = cp.empty(n, dtype=cp.bool_)
     blocks = _p.grid_size(kern, ("bfs",) + types)
     md = -1 if max_depth is None else int(max_depth)
+    sub = min(blocks, max(1, SUB_BLOCKS_PER_SM) * _p.sm_count()) if SUB_EDGES > 0 else blocks
     kern((blocks,), (_p.BLOCK,), (optr, oidx, iptr, iidx, np.int32(n), np.int64(A.nvals), np.int32(source),
                                   ws["level"], ws["parent"], np.int32(parents), ws["qs0"], ws["qs1"], ws["qb0"],
                                   ws["qb1"], ws["fbits"], ws["ctl"], ws["tr"], np.int64(n + 2), np.int32(_MODES[direction]),
-                                  np.int32(md), np.float64(alpha), np.float64(beta), ws["bar"], out_level,
+                                  np.int32(md), np.float64(alpha), np.float64(beta), ws["bar"], np.int32(sub), ws["state"], out_level,
                                   out_parent, present))
     launches, host_syncs = 1, 1
     head = ws["tr"][:2 + 3 * _TRACE].get()
@@ -260,6 +318,6 @@ def _workspace(n, nnz, parents):
               "qb0": cp.empty(nbig, dtype=cp.int64), "qb1": cp.empty(nbig, dtype=cp.int64),
               "fbits": cp.empty(3 * ((n + 31) // 32) + 1, dtype=cp.uint32),
               "ctl": cp.zeros(4 * _SLOT, dtype=cp.uint64), "tr": cp.zeros(2 + 3 * (n + 2), dtype=cp.int64),
-              "bar": _p.barrier()}
+              "bar": _p.barrier(), "state": cp.zeros(8, dtype=cp.int64)}
         _workspaces[key] = ws
     return ws
