@@ -124,8 +124,9 @@ def mis(A, seed=0):
 
     Returns
     -------
-    Vector of bool, size n: True at the members (absent elsewhere). No two members are
-    adjacent, and every other vertex has a neighbour in the set.
+    Vector of bool, size n
+        True at the members (absent elsewhere). No two members are adjacent, and every other
+        vertex has a neighbour in the set.
     """
     G = as_graph(A, "mis")
     S = undirected_pattern(G)

@@ -85,8 +85,8 @@ def reduce_scalar(x, monoid):
 
     Returns
     -------
-    NumPy scalar of the monoid's domain for x's dtype; the monoid's identity if x has no
-    entries (as GrB_reduce to a non-opaque scalar).
+    NumPy scalar of the monoid's domain for x's dtype
+        The monoid's identity if x has no entries (as GrB_reduce to a non-opaque scalar).
 
     Raises
     ------

@@ -67,8 +67,8 @@ def read_gr(path, *, dtype="int64"):
 
     Returns
     -------
-    Matrix, shape (n, n), of ``dtype`` (default int64) arc weights; ``A[u-1, v-1] = w``.
-    Parallel arcs keep the minimum weight.
+    Matrix, shape (n, n), of ``dtype`` (default int64)
+        Arc weights, ``A[u-1, v-1] = w``. Parallel arcs keep the minimum weight.
 
     Raises
     ------
