@@ -1,0 +1,20 @@
+"""Adapters with networkx's exact signatures and return types (dicts, sets, generators), on the
+engine. Each takes a :class:`semiring.nx.Graph`; ``can_run`` checks are attached as
+``adapter.can_run`` (see ``_common.checked_by``)."""
+
+from .coloring import greedy_color
+from .components import connected_components, is_connected, number_connected_components
+from .mis import maximal_independent_set
+from .shortest_paths import (
+    all_pairs_shortest_path_length, bellman_ford_path_length, dijkstra_path_length, floyd_warshall,
+    shortest_path_length, single_source_dijkstra_path_length, single_source_shortest_path_length,
+)
+from .traversal import bfs_edges, bfs_layers, bfs_tree, descendants_at_distance
+
+__all__ = [
+    "bfs_edges", "bfs_tree", "bfs_layers", "descendants_at_distance",
+    "single_source_shortest_path_length", "all_pairs_shortest_path_length", "shortest_path_length",
+    "single_source_dijkstra_path_length", "dijkstra_path_length", "bellman_ford_path_length", "floyd_warshall",
+    "greedy_color", "maximal_independent_set",
+    "connected_components", "number_connected_components", "is_connected",
+]

@@ -1,0 +1,78 @@
+"""What the networkx adapters share: the can_run checks and engine results as Python values."""
+
+from __future__ import annotations
+
+import math
+import numbers
+
+import numpy as np
+
+from ...backends._xp import asnumpy
+
+
+def checked_by(check):
+    """Attach ``check`` to an adapter: ``check(**arguments)`` returns None when the backend can
+    run the call faithfully, else the reason it declines (``BackendInterface.can_run`` uses it)."""
+
+    def attach(func):
+        func.can_run = check
+        return func
+
+    return attach
+
+
+def weight_reason(weight):
+    """Why a ``weight`` argument is declined, or None."""
+    if callable(weight):
+        return "a callable weight is evaluated per edge in Python; the backend holds attribute values only"
+    if weight is not None and not isinstance(weight, str):
+        # networkx's edge-data views read weight=True as "the whole attribute dict"
+        return f"weight must name an edge attribute (a str); given {weight!r}"
+    return None
+
+
+def is_int(x):
+    return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
+
+
+def depth_of(cutoff):
+    """networkx's ``while cutoff > level`` as a level count: ceil(cutoff), at least 0; None for
+    None or inf."""
+    if cutoff is None or cutoff == math.inf:
+        return None
+    return max(0, math.ceil(cutoff))
+
+
+def real_reason(x, what):
+    if x is None:
+        return None
+    if isinstance(x, (bool, np.bool_)) or not isinstance(x, numbers.Real) or x != x:
+        return f"{what} must be a real number or None; given {x!r}"
+    return None
+
+
+def entries(vector):
+    """(indices, values) of a Vector as host numpy arrays."""
+    idx, vals = vector.to_coo()
+    return asnumpy(idx), asnumpy(vals)
+
+
+def distance_dict(nodes, idx, vals, *, cutoff=None):
+    """``{node: distance}`` sorted by distance (then index), as networkx's searches settle them;
+    values as Python numbers; entries beyond ``cutoff`` dropped."""
+    if cutoff is not None:
+        keep = vals <= cutoff
+        idx, vals = idx[keep], vals[keep]
+    o = np.lexsort((idx, vals))
+    return {nodes[i]: d for i, d in zip(idx[o].tolist(), vals[o].tolist())}
+
+
+__all__ = ["checked_by", "weight_reason", "is_int", "depth_of", "real_reason", "entries", "distance_dict"]
+
+
+def engine_lacks(name):
+    """TEMPORARY (until semiring.algorithms.{connected_components, floyd_warshall} land): the reason
+    to decline when the engine function is missing, else None."""
+    from ... import algorithms
+
+    return None if hasattr(algorithms, name) else f"semiring.algorithms.{name} is not in this build yet"
