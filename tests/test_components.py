@@ -1,0 +1,318 @@
+"""Connected and strongly connected components against scipy.sparse.csgraph and published answers.
+
+Oracles: ``scipy.sparse.csgraph.connected_components`` (weak and strong) for the partition; the
+labelling (every vertex labelled by the smallest vertex of its component) is derived from
+scipy's labels independently of the code under test. Published answers: LAGraph's component
+counts (read from its test_ConnectedComponents.c), the LDBC Graphalytics WCC outputs, and the
+LAW strongly connected components of cnr-2000 (100,977, per-vertex labels in
+``web/cnr-2000.scc.txt.gz``).
+"""
+
+from __future__ import annotations
+
+import doctest
+import gzip
+import re
+
+import numpy as np
+import pytest
+import scipy.sparse.csgraph as csgraph
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import semiring as sr
+from semiring.algorithms import components as components_module
+from semiring.backends._xp import asnumpy
+
+cc = sr.algorithms.connected_components
+scc = sr.algorithms.strongly_connected_components
+
+
+def min_labels(labels):
+    """Relabel a partition so that each vertex carries the smallest vertex of its part."""
+    labels = np.asarray(labels)
+    _, first, inverse = np.unique(labels, return_index=True, return_inverse=True)
+    return first[inverse].astype(np.int64)
+
+
+def scipy_labels(A, connection):
+    """scipy's components of A's pattern (every stored entry is an edge), as min-vertex labels."""
+    S = A.to_scipy().astype(np.float64)
+    S.data[:] = 1.0
+    k, labels = csgraph.connected_components(S, directed=True, connection=connection)
+    return k, min_labels(labels)
+
+
+def check(A, f, connection):
+    """f(A) is int64, has every vertex, and equals scipy's min-vertex labelling."""
+    got = f(A)
+    assert got.dtype == np.int64 and got.size == A.nrows and got.nvals == A.nrows
+    k, want = scipy_labels(A, connection)
+    g = asnumpy(got.to_dense())
+    np.testing.assert_array_equal(g, want)
+    assert int((g == np.arange(A.nrows)).sum()) == k
+    return k
+
+
+def coo(n, edges, values=None, dtype=None):
+    edges = np.asarray(edges, dtype=np.int64).reshape(-1, 2)
+    return sr.Matrix.from_coo(edges[:, 0], edges[:, 1], values, nrows=n, ncols=n, dtype=dtype,
+                              dup_op=sr.binary.first)
+
+
+def oriented(A, seed):
+    """A directed graph: each edge {u, v} of a symmetric A kept in one random direction."""
+    r, c, _ = A.to_coo()
+    keep = r < c
+    r, c = r[keep], c[keep]
+    flip = np.random.default_rng(seed).random(r.size) < 0.5
+    return sr.Matrix.from_coo(np.where(flip, c, r), np.where(flip, r, c), nrows=A.nrows, ncols=A.ncols)
+
+
+# ---------------------------------------------------------------------------------------------
+# small cases written out
+# ---------------------------------------------------------------------------------------------
+
+def test_hand_examples():
+    # 0 <-> 1 -> 2 <-> 3, 4 alone with a self-loop
+    A = coo(5, [(0, 1), (1, 0), (1, 2), (2, 3), (3, 2), (4, 4)])
+    assert scc(A).to_dense().tolist() == [0, 0, 2, 2, 4]
+    assert cc(A).to_dense().tolist() == [0, 0, 0, 0, 4]
+    # labels are the smallest vertex even when the edges point to larger ones only
+    B = coo(6, [(5, 3), (3, 1), (1, 5), (4, 0)])
+    assert scc(B).to_dense().tolist() == [0, 1, 2, 1, 4, 1]
+    assert cc(B).to_dense().tolist() == [0, 1, 2, 1, 0, 1]
+
+
+@pytest.mark.parametrize("f", [cc, scc])
+def test_empty_single_and_edgeless(f):
+    for n in (0, 1, 7):
+        got = f(sr.Matrix(n, n, "bool"))
+        assert got.size == n and got.nvals == n and got.dtype == np.int64
+        assert got.to_dense().tolist() == list(range(n))
+    one = coo(1, [(0, 0)])
+    assert f(one).to_dense().tolist() == [0]
+
+
+@pytest.mark.parametrize("f", [cc, scc])
+def test_values_are_ignored_explicit_zeros_and_false_are_edges(f):
+    # a directed 3-cycle stored with False, 0 and NaN values
+    for vals, dtype in (([False, False, False], "bool"), ([0, 0, 0], "int64"), ([np.nan, 0.0, -1.0], "float64")):
+        A = coo(4, [(0, 1), (1, 2), (2, 0)], vals, dtype)
+        assert f(A).to_dense().tolist() == [0, 0, 0, 3]
+
+
+@pytest.mark.parametrize("f", [cc, scc])
+def test_graph_argument_and_caches(f):
+    A = oriented(sr.generators.grid(6, 7), 3)
+    G = sr.algorithms.Graph(A)
+    first = f(G)
+    assert f(G).isequal(first)  # a second call on the cached graph
+    assert first.isequal(f(A))
+
+
+@pytest.mark.parametrize("f", [cc, scc])
+def test_bad_inputs_raise(f):
+    with pytest.raises(sr.DimensionMismatch, match="square"):
+        f(sr.Matrix(3, 4, "bool"))
+    with pytest.raises(sr.InvalidValue, match="expected a Matrix or Graph"):
+        f(np.eye(3))
+    with pytest.raises(sr.InvalidValue, match="expected a Matrix or Graph"):
+        f(sr.Vector(3, "bool"))
+
+
+def test_docstring_examples():
+    result = doctest.testmod(components_module, optionflags=doctest.NORMALIZE_WHITESPACE)
+    assert result.attempted >= 2 and result.failed == 0
+
+
+# ---------------------------------------------------------------------------------------------
+# random graphs (hypothesis) and generated graphs, against scipy
+# ---------------------------------------------------------------------------------------------
+
+@st.composite
+def graphs(draw):
+    n = draw(st.integers(1, 40))
+    m = draw(st.integers(0, 3 * n))
+    r = draw(st.lists(st.integers(0, n - 1), min_size=m, max_size=m))
+    c = draw(st.lists(st.integers(0, n - 1), min_size=m, max_size=m))
+    A = sr.Matrix.from_coo(r, c, nrows=n, ncols=n, dtype="bool", dup_op=sr.binary.lor)
+    if draw(st.booleans()):  # symmetric: the undirected paths of both algorithms
+        A = sr.ewise_add(A, sr.transpose(A), sr.binary.lor)
+    return A
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(A=graphs())
+def test_random_graphs_match_scipy(A):
+    check(A, cc, "weak")
+    check(A, scc, "strong")
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_scc_labels_do_not_depend_on_the_coloring_seed(seed):
+    A = oriented(sr.generators.kronecker(9, seed=seed), seed)
+    first = scc(A, seed=0)
+    assert scc(A, seed=1 + seed).isequal(first)
+    check(A, scc, "strong")
+
+
+GENERATED = {
+    "kronecker10": lambda: sr.generators.kronecker(10, seed=2),
+    "grid_20x30": lambda: sr.generators.grid(20, 30),
+    "grid_3d": lambda: sr.generators.grid(6, 5, 4),
+    "rgg_800_sparse": lambda: sr.generators.random_geometric(800, radius=0.03, seed=4),
+}
+
+
+@pytest.mark.parametrize("name", sorted(GENERATED))
+def test_generated_graphs_undirected_and_directed(name):
+    A = GENERATED[name]()
+    k = check(A, cc, "weak")
+    assert check(A, scc, "strong") == k  # symmetric: strong = weak
+    D = oriented(A, 7)
+    check(D, cc, "weak")
+    check(D, scc, "strong")
+
+
+def test_chain_of_cycles_in_index_order():
+    """Many components in a chain: the coloring rounds break it up (random keys)."""
+    n = 600
+    i = np.arange(0, n - 2, 2)  # 2-cycles {0, 1}, ..., {596, 597}, then 598 and 599 alone
+    A = coo(n, np.stack([np.concatenate([i, i + 1, i + 1]), np.concatenate([i + 1, i, i + 2])], 1))
+    assert check(A, scc, "strong") == n // 2 + 1
+    R = coo(n, np.stack([n - 1 - np.concatenate([i, i + 1, i + 1]), n - 1 - np.concatenate([i + 1, i, i + 2])], 1))
+    assert check(R, scc, "strong") == n // 2 + 1
+
+
+def test_long_cycle_and_tails():
+    n = 300
+    r = np.arange(n)
+    edges = np.stack([r, (r + 1) % n], 1)
+    tails = np.array([[n, 0], [n + 1, n], [5, n + 2], [n + 2, n + 3]])  # in-tail and out-tail
+    A = coo(n + 4, np.concatenate([edges, tails]))
+    assert check(A, scc, "strong") == 5
+    assert check(A, cc, "weak") == 1
+
+
+# ---------------------------------------------------------------------------------------------
+# published answers (../shared/data)
+# ---------------------------------------------------------------------------------------------
+
+def lagraph_component_counts(data):
+    """{matrix name: number of components} from LAGraph's test_ConnectedComponents.c."""
+    text = (data / "small/lagraph/expected/test_ConnectedComponents.c").read_text()
+    pairs = re.findall(r"\{\s*(\d+)\s*,\s*\"([^\"]+)\.mtx\"\s*\}", text)
+    counts = {name: int(k) for k, name in pairs}
+    assert len(counts) >= 10, counts
+    return counts
+
+
+@pytest.mark.data
+def test_lagraph_component_counts(shared_data):
+    counts = lagraph_component_counts(shared_data)
+    # the counts the data README states, as a check on the parsing
+    assert counts["karate"] == 1 and counts["LFAT5"] == 3 and counts["LFAT5_two"] == 6
+    assert counts["LFAT5_hypersparse"] == 1989 and counts["zenios"] == 1391
+    for name, k in counts.items():
+        A = sr.io.read(shared_data / f"small/lagraph/{name}.mtx")
+        got = cc(A)
+        labels = got.to_dense()
+        assert int((labels == np.arange(A.nrows)).sum()) == k, name
+        assert check(A, cc, "weak") == k, name
+
+
+def _ldbc_wcc_cases(data):
+    from test_published_answers import ldbc_output, read_adjacency, read_e, read_v
+
+    root = data / "small/ldbc_graphalytics"
+    cases = []
+    for case in ("example-directed", "example-undirected"):
+        edges = [(a, b, None) for a, b, _ in read_e(root / f"example/{case}.e")]
+        cases.append((case, edges, set(read_v(root / f"example/{case}.v")), case.endswith("-directed"),
+                      ldbc_output(root / f"example/{case}-WCC")))
+    for case in ("dir", "undir"):
+        edges, labels = read_adjacency(root / f"wcc/{case}-input")
+        cases.append((case, edges, labels, case == "dir", ldbc_output(root / f"wcc/{case}-output")))
+    return cases
+
+
+@pytest.mark.data
+def test_ldbc_wcc(shared_data):
+    from test_published_answers import ldbc_graph
+
+    cases = _ldbc_wcc_cases(shared_data)
+    assert len(cases) == 4
+    for case, edges, labels, directed, expected in cases:
+        labels = set(labels) | set(expected)
+        assert set(expected) == labels
+        A, index = ldbc_graph(edges, labels, directed)
+        got = cc(A).to_dense()
+        # LDBC labels each vertex by the smallest vertex label of its component; labels are
+        # sorted into indices, so that is the smallest index
+        for label, value in expected.items():
+            assert got[index[label]] == index[int(value)], (case, label)
+        check(A, cc, "weak")
+
+
+@pytest.fixture(scope="module")
+def cnr2000(shared_data):
+    A = sr.io.read(shared_data / "web/cnr-2000.mtx.gz")
+    assert (A.nrows, A.nvals) == (325_557, 3_216_152)
+    with gzip.open(shared_data / "web/cnr-2000.scc.txt.gz", "rt") as f:
+        header = f.readline()
+        law = np.loadtxt(f, dtype=np.int64)
+    assert header.startswith("#") and "100977 components" in header
+    return A, law
+
+
+@pytest.mark.data
+def test_cnr2000_strongly_connected_components(cnr2000):
+    A, law = cnr2000
+    got = scc(A).to_dense()
+    assert got.size == law.size == A.nrows
+    assert int((got == np.arange(A.nrows)).sum()) == 100_977
+    # the same partition as LAW's labels, and labelled by each part's smallest vertex
+    np.testing.assert_array_equal(got, min_labels(law))
+
+
+@pytest.mark.data
+def test_cnr2000_weakly_connected_components(cnr2000):
+    A, _ = cnr2000
+    k, want = scipy_labels(A, "weak")
+    np.testing.assert_array_equal(cc(A).to_dense(), want)
+    assert k == 1  # the crawl is weakly connected
+
+
+# ---------------------------------------------------------------------------------------------
+# CPU / GPU parity (one body)
+# ---------------------------------------------------------------------------------------------
+
+def _parity_graphs():
+    return {
+        "kronecker9_directed": oriented(sr.generators.kronecker(9, seed=5), 5),
+        "grid_directed": oriented(sr.generators.grid(12, 9), 2),
+        "rgg": sr.generators.random_geometric(400, radius=0.05, seed=3),
+        "chain": coo(50, [(i, i + 1) for i in range(49)] + [(i + 1, i) for i in range(0, 49, 3)]),
+        "edgeless": sr.Matrix(9, 9, "bool"),
+    }
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("name", sorted(_parity_graphs()))
+@pytest.mark.parametrize("f", [cc, scc], ids=["cc", "scc"])
+def test_components_on_gpu_match_cpu(f, name):
+    from test_gpu import same
+
+    A = _parity_graphs()[name]
+    cpu = f(A)
+    dev = f(A.to("gpu"))
+    same(cpu, dev)
+    np.testing.assert_array_equal(cpu.to_dense(), scipy_labels(A, "weak" if f is cc else "strong")[1])
+
+
+@pytest.mark.gpu
+@pytest.mark.data
+def test_cnr2000_scc_on_gpu(cnr2000):
+    A, law = cnr2000
+    np.testing.assert_array_equal(asnumpy(scc(A.to("gpu")).to_dense()), min_labels(law))
