@@ -69,10 +69,3 @@ def distance_dict(nodes, idx, vals, *, cutoff=None):
 
 __all__ = ["checked_by", "weight_reason", "is_int", "depth_of", "real_reason", "entries", "distance_dict"]
 
-
-def engine_lacks(name):
-    """TEMPORARY (until semiring.algorithms.{connected_components, floyd_warshall} land): the reason
-    to decline when the engine function is missing, else None."""
-    from ... import algorithms
-
-    return None if hasattr(algorithms, name) else f"semiring.algorithms.{name} is not in this build yet"

@@ -7,17 +7,13 @@ from __future__ import annotations
 import networkx as nx
 import numpy as np
 
+from ...algorithms.components import connected_components as _connected_components
 from ...backends._xp import asnumpy
-from ._common import checked_by, engine_lacks
-
-_LACKS = lambda G: engine_lacks("connected_components")  # noqa: E731 (temporary)
 
 
 def labels(G):
     """Host int64 array: the smallest node index of each node's component."""
-    from ... import algorithms
-
-    return asnumpy(algorithms.connected_components(G.structure).to_dense()).astype(np.int64, copy=False)
+    return asnumpy(_connected_components(G.structure).to_dense()).astype(np.int64, copy=False)
 
 
 def _components(G):
@@ -30,7 +26,6 @@ def _components(G):
         yield {nodes[i] for i in part.tolist()}
 
 
-@checked_by(_LACKS)
 def connected_components(G):
     """networkx.connected_components: a generator of node sets, in the order of their first node."""
     if not len(G):
@@ -38,7 +33,6 @@ def connected_components(G):
     return _components(G)
 
 
-@checked_by(_LACKS)
 def number_connected_components(G):
     """networkx.number_connected_components."""
     if not len(G):
@@ -46,7 +40,6 @@ def number_connected_components(G):
     return int(np.unique(labels(G)).shape[0])
 
 
-@checked_by(_LACKS)
 def is_connected(G):
     """networkx.is_connected. Raises networkx.NetworkXPointlessConcept for the null graph."""
     if not len(G):
