@@ -454,15 +454,9 @@ def _no_host_build(monkeypatch):
     monkeypatch.setattr(_validate, "values_array", boom)
 
 
-_FLOAT_MIN_MERGE = pytest.mark.xfail(
-    strict=True, reason="known defect, cause not isolated: float64 weights of repeated edges merged by min on the GPU "
-    "differ from the CPU's (suspect: the atomic float minimum in backends/gpu/reduce.segment_fold); seen on an H200 "
-    "on 2026-11-22")
-
-
 @gpu
 @pytest.mark.parametrize("scale, weights", [(1, None), (6, None), (10, None), (10, (1, 255)),
-                                            pytest.param(9, (0.5, 2.0), marks=_FLOAT_MIN_MERGE),
+                                            (9, (0.5, 2.0)),
                                             (13, (-3, 3)), (16, None)])
 def test_kronecker_on_gpu_is_the_cpu_graph(monkeypatch, scale, weights):
     import cupy as cp
@@ -733,3 +727,29 @@ def test_validators_on_the_device_reject_corrupted_results(_device_validation):
     with pytest.raises(ValidationError, match="not maximal"):
         check_mis(A, smaller)
     assert _device_validation and all(xp is cp for xp in _device_validation)
+
+
+@gpu
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+@pytest.mark.parametrize("name", ["min", "max"])
+def test_gpu_segment_fold_of_floats_is_exact(dtype, name):
+    """min / max runs of floats on the GPU equal NumPy's fmin / fmax reduceat bit for bit
+    (negatives, -0.0, infinities, NaN, runs of only NaN); CuPy's float64 minimum.at rounds to
+    float32 precision, which once made GPU graphs and SSSP parents differ from the CPU's."""
+    import cupy as cp
+
+    from semiring.backends.gpu.reduce import segment_fold
+
+    rng = np.random.default_rng(7)
+    x = (rng.standard_normal(50_000) * 1e3).astype(dtype)
+    x[::89] = np.nan
+    x[5::113] = -0.0
+    x[7::997] = np.inf
+    x[:3] = np.nan  # the first run is NaN only
+    starts = np.unique(np.concatenate([[0, 3], rng.integers(3, x.size, 9_000)]))
+    got = segment_fold(getattr(sr.binary, name), cp.asarray(x), cp.asarray(starts)).get()
+    want = (np.fmin if name == "min" else np.fmax).reduceat(x, starts)
+    assert got.dtype == want.dtype
+    np.testing.assert_array_equal(got.view(f"u{x.itemsize}")[~np.isnan(want)], want.view(f"u{x.itemsize}")[~np.isnan(want)])
+    np.testing.assert_array_equal(np.isnan(got), np.isnan(want))
+    assert np.isnan(got[0])

@@ -225,11 +225,8 @@ def test_fused_sssp_on_kronecker_with_hubs(weights):
 
 
 @gpu
-@pytest.mark.xfail(strict=True, reason="known defect, cause not isolated: the parents' tight-edge test (mxm min.plus "
-                   "then lor.eq) on the GPU misses tight edges with float64 weights, although the fused and algebra "
-                   "distances are equal bit for bit and give valid parents on the CPU (suspect: the atomic float "
-                   "minimum in backends/gpu/reduce.segment_fold); seen on an H200 on 2026-11-22")
 def test_sssp_parents_with_float_weights_on_gpu():
+    # the tight-edge test d(u) + W(u, v) == d(v) needs exact float64 min merges (see reduce.py)
     from semiring.testing.validate import check_sssp
 
     W = sr.generators.kronecker(14, weights=(0.5, 100.0))
