@@ -242,18 +242,25 @@ def floyd_warshall(A, *, max_bytes=None, block=FW_BLOCK):
     return _floyd_warshall(W, G.n, what, int(block))
 
 
-def _stack_rows(rows, nrows, n, dtype, device):
-    """A nrows x n Matrix from (row, Vector) pairs: row r holds that Vector's entries."""
+def _stack_rows(parts, nrows, n, dtype, device):
+    """A nrows x n Matrix from (first row, Vector or Matrix) pairs: a Vector is one row, a
+    Matrix the rows from its first row on."""
     from ..backends._xp import xp_of
 
-    parts = [(r, *v.to_coo()) for r, v in rows]
-    if not parts:
+    coo = []
+    for r, x in parts:
+        if isinstance(x, Matrix):
+            rows, cols, vals = x.to_coo()
+            coo.append((rows + r, cols, vals))
+        else:
+            cols, vals = x.to_coo()
+            coo.append((xp_of(cols).full(cols.shape[0], r, dtype=np.int64), cols, vals))
+    if not coo:
         return Matrix(nrows, n, dtype, device=device)
-    xp = xp_of(parts[0][1])
-    cols = xp.concatenate([p[1] for p in parts])
-    vals = xp.concatenate([p[2].astype(dtype, copy=False) for p in parts])
-    ridx = xp.concatenate([xp.full(p[1].shape[0], p[0], dtype=np.int64) for p in parts])
-    return Matrix.from_coo(ridx, cols, vals, nrows=nrows, ncols=n, dtype=dtype, device=device)
+    xp = xp_of(coo[0][0])
+    return Matrix.from_coo(xp.concatenate([t[0] for t in coo]), xp.concatenate([t[1] for t in coo]),
+                           xp.concatenate([t[2].astype(dtype, copy=False) for t in coo]),
+                           nrows=nrows, ncols=n, dtype=dtype, device=device)
 
 
 def _repeated(G, W, srcs, allowed, what):
@@ -297,13 +304,7 @@ def _batched_bfs(G, srcs, allowed, what):
         rows.append((start, L))
     if len(rows) == 1:
         return rows[0][1]
-    from ..backends._xp import xp_of
-
-    parts = [(s, *L.to_coo()) for s, L in rows]
-    xp = xp_of(parts[0][1])
-    return Matrix.from_coo(xp.concatenate([p[1] + p[0] for p in parts]), xp.concatenate([p[2] for p in parts]),
-                           xp.concatenate([p[3] for p in parts]), nrows=srcs.size, ncols=n, dtype="int64",
-                           device=device)
+    return _stack_rows(rows, srcs.size, n, np.int64, device)
 
 
 def all_pairs_shortest_paths(A, *, method="auto", sources=None, max_bytes=None):
