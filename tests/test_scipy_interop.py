@@ -140,23 +140,23 @@ def test_round_trip_csr_identical_arrays(cls):
     assert T.nnz == 5
 
 
-def test_from_scipy_does_not_alias_or_modify_input():
+def test_from_scipy_of_unsorted_input_copies_and_leaves_it_alone():
     S = sp.csr_array((np.array([1.0, 2.0, 3.0]), np.array([2, 0, 1]), np.array([0, 2, 3])), shape=(2, 3))
     data0, ind0, ptr0 = S.data.copy(), S.indices.copy(), S.indptr.copy()
     A = sr.Matrix.from_scipy(S)
     np.testing.assert_array_equal(S.data, data0)
     np.testing.assert_array_equal(S.indices, ind0)  # not sorted in place
     np.testing.assert_array_equal(S.indptr, ptr0)
-    S.data[:] = 99.0
+    S.data[:] = 99.0  # not canonical: the matrix was built from a sorted copy
     assert A.to_coo()[2].tolist() == [2.0, 1.0, 3.0]
-    # canonical input too
+    # canonical input with copy=True: independent of S
     K = sp.csr_array(np.array([[0.0, 4.0], [5.0, 0.0]]))
-    B = sr.Matrix.from_scipy(K)
+    B = sr.Matrix.from_scipy(K, copy=True)
     K.data[:] = -1.0
     K.indices[:] = 0
     assert_entries(B, [0, 1], [1, 0], np.array([4.0, 5.0]))
-    # and the export is a copy
-    E = B.to_scipy()
+    # and a writable export (copy=True) is a copy
+    E = B.to_scipy(copy=True)
     E.data[:] = 7.0
     assert_entries(B, [0, 1], [1, 0], np.array([4.0, 5.0]))
 

@@ -92,26 +92,61 @@ class Vector:
         return out.to(device)
 
     @classmethod
-    def from_dense(cls, array, *, missing=None, dtype=None, device="cpu"):
+    def from_dense(cls, array, *, missing=None, dtype=None, device=None):
         """Build from a 1-d array; every position is present except those equal to ``missing``.
+
+        Parameters
+        ----------
+        array : array_like, shape (size,)
+            A NumPy or CuPy array, or any object with the DLPack protocol (``__dlpack__``:
+            PyTorch, JAX, ...) or ``__cuda_array_interface__`` (read without a copy: CPU ones
+            through ``numpy.from_dlpack``, GPU ones through ``cupy.from_dlpack`` or
+            ``cupy.asarray``), or anything ``numpy.asarray`` takes.
+        missing : scalar, optional
+            Positions holding this value are absent (NaN matches NaN); None keeps every position.
+        dtype : dtype, optional
+            Default: the array's.
+        device : {"cpu", "gpu", "auto"}, optional
+            Default: where ``array`` lives. A GPU array stays on the GPU (no host round trip).
+
+        Returns
+        -------
+        Vector
+            Always with its own copy of the values: the vector's dense (bitmap) storage is
+            updated in place by later operations, so sharing ``array`` would let them change it.
 
         Raises
         ------
         InvalidValue
-            ``array`` is not 1-d.
+            ``array`` is not 1-d, or is a DLPack object on another kind of device.
         DomainMismatch
             Unsupported dtype.
+        BackendUnavailable
+            A GPU array, or ``device="gpu"``, where CuPy cannot be loaded.
+
+        Examples
+        --------
+        >>> import numpy as np, semiring as sr
+        >>> u = sr.Vector.from_dense(np.array([1.0, -1.0, 3.0]), missing=-1.0)
+        >>> u.to_coo()[0].tolist(), u.device
+        ([0, 2], 'cpu')
         """
-        arr = asnumpy(array)
-        if arr.ndim != 1:
-            raise InvalidValue(f"Vector.from_dense: expected a 1-d array; given shape {arr.shape}")
-        d = _dt.lookup(arr.dtype if dtype is None else dtype, "Vector.from_dense dtype")
-        arr = _dt.cast(arr, d, "Vector.from_dense values")
-        present = _not_missing(arr, missing)
-        idx = np.flatnonzero(present)
-        out = cls(arr.shape[0], d)
-        out._set(idx, arr[idx].copy())
-        return out.to(device)
+        from ._interop import as_array
+
+        what = "Vector.from_dense"
+        src = as_array(array, what)
+        if src.ndim != 1:
+            raise InvalidValue(f"{what}: expected a 1-d array; given shape {src.shape}")
+        xp = xp_of(src)
+        device = ("cpu" if xp is np else "gpu") if device is None else _v.device(device)
+        d = _dt.lookup(src.dtype if dtype is None else dtype, f"{what} dtype")
+        arr = _dt.cast(src, d, f"{what} values")
+        if missing is None:
+            idx, vals = xp.arange(arr.shape[0], dtype=np.int64), arr.copy() if arr is src else arr
+        else:
+            idx = xp.flatnonzero(_not_missing(arr, missing))
+            vals = arr[idx]
+        return cls._from_parts(arr.shape[0], d, idx, vals).to(device)
 
     @classmethod
     def _from_parts(cls, size, dtype, idx, vals):
@@ -248,9 +283,24 @@ class Vector:
     def to_dense(self, fill_value=None):
         """Dense 1-d array; absent positions take ``fill_value``.
 
-        The result dtype is ``numpy.result_type(dtype, fill_value)`` (``to_dense(inf)`` on an
-        int64 vector gives float64). Raises InvalidValue if positions are absent and
-        ``fill_value`` is None.
+        Parameters
+        ----------
+        fill_value : scalar, optional
+            The value of absent positions; None requires every position to be present.
+
+        Returns
+        -------
+        numpy.ndarray on the CPU, cupy.ndarray on the GPU, shape (size,)
+            A new array (never the vector's own storage, which later operations update in
+            place), of dtype ``numpy.result_type(dtype, fill_value)`` (``to_dense(inf)`` on an
+            int64 vector gives float64). Both kinds speak DLPack (``__dlpack__``) and a CuPy
+            one also ``__cuda_array_interface__``, so e.g. ``torch.from_dlpack(u.to_dense(0))``
+            reads it without a copy.
+
+        Raises
+        ------
+        InvalidValue
+            Some position is absent and ``fill_value`` is None.
         """
         present, dense = self._bitmap()
         if fill_value is None:
@@ -311,10 +361,11 @@ class Vector:
 
 def _not_missing(arr, missing):
     """Positions of a dense array that are not the ``missing`` marker (NaN matches NaN)."""
+    xp = xp_of(arr)
     if missing is None:
-        return np.ones(arr.shape, bool)
+        return xp.ones(arr.shape, bool)
     if isinstance(missing, float) and np.isnan(missing):
-        return ~np.isnan(arr) if arr.dtype.kind == "f" else np.ones(arr.shape, bool)
+        return ~xp.isnan(arr) if arr.dtype.kind == "f" else xp.ones(arr.shape, bool)
     return arr != missing
 
 
