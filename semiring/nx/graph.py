@@ -3,8 +3,8 @@
 A networkx graph converts (:func:`from_networkx`, through :func:`semiring.io.from_networkx`) to
 
 - the pattern (bool ``Matrix``: ``A[i, j]`` present for an edge i -> j, both ways for an
-  undirected graph), wrapped in a :class:`semiring.algorithms.Graph` so the transpose and the
-  degrees are computed once;
+  undirected graph), built from the neighbour arrays below and wrapped in a
+  :class:`semiring.algorithms.Graph` so the transpose and the degrees are computed once;
 - one weight ``Matrix`` per requested edge attribute (edges without it weigh 1, as networkx's
   ``_weight_function`` says; parallel edges of a multigraph keep their smallest weight, as
   networkx's shortest paths do);
@@ -201,8 +201,11 @@ def _less(a, b):
         return False
 
 
-def _empty(device):
-    return Matrix(0, 0, "bool", device=device)
+def _pattern(order, n, device):
+    """The bool adjacency Matrix of (indptr, indices) (any order within a row; one entry per neighbour)."""
+    indptr, indices = order
+    rows = np.repeat(np.arange(n, dtype=np.int64), np.diff(indptr))
+    return Matrix.from_coo(rows, indices, None, nrows=n, ncols=n, dtype="bool", device=device)
 
 
 def from_networkx(G, *, weights=(), preserve_all=False, device=None, defaults=None):
@@ -244,12 +247,13 @@ def from_networkx(G, *, weights=(), preserve_all=False, device=None, defaults=No
         names += sorted({k for _, _, d in G.edges(data=True) for k in d if isinstance(k, str)} - set(names))
     directed = G.is_directed()
     kind = "directed" if directed else "undirected"
-    if not nodes:
-        A = _empty(device)
-        mats = {w: _empty(device) for w in names}
-    else:
-        A, _ = _matrix_from_networkx(G, nodelist=nodes, device=device)
-        mats = {}
+    index = {v: i for i, v in enumerate(nodes)}
+    order = _order_of(G._adj, nodes, index)
+    pred_order = _order_of(G._pred, nodes, index) if directed else None
+    # the pattern straight from the adjacency arrays read above (one pass over G, not two)
+    A = _pattern(order, len(nodes), device)
+    mats = {} if nodes else {w: Matrix(0, 0, "int64", device=device) for w in names}
+    if nodes:
         for w in names:
             default = defaults.get(w, 1)
             H = _collapse_min(G, w, default) if (G.is_multigraph() or default != 1) else G
@@ -259,9 +263,6 @@ def from_networkx(G, *, weights=(), preserve_all=False, device=None, defaults=No
                 if preserve_all and w not in weights:
                     continue  # an attribute that is not a weight: not held
                 raise NotImplementedError(f"semiring backend: {exc}") from None
-    index = {v: i for i, v in enumerate(nodes)}
-    order = _order_of(G._adj, nodes, index)
-    pred_order = _order_of(G._pred, nodes, index) if directed else None
     return Graph(nodes, _EngineGraph(A, kind=kind), {w: _EngineGraph(M, kind=kind) for w, M in mats.items()},
                  order, pred_order, directed=directed, multigraph=G.is_multigraph(), graph=G.graph)
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 
 from ... import core as _core
-from ...algorithms.bfs import bfs as _bfs
+from ... import algorithms as _alg
 from ...backends._xp import asnumpy
 from ...core.vector import Vector
 from ...ops import semiring as _semirings
@@ -47,7 +47,7 @@ def levels(G, sources, max_depth=None):
     n = G.n
     sources = np.asarray(sources, dtype=np.int64)
     if sources.shape[0] == 1:
-        r = _bfs(G, int(sources[0]), max_depth=max_depth)
+        r = _alg.bfs(G, int(sources[0]), max_depth=max_depth)
         return asnumpy(r.level.to_dense(-1)).astype(np.int64, copy=False)
     dev = G.A.device
     level = Vector.from_coo(sources, np.zeros(sources.shape[0], np.int64), size=n, dtype="int64", device=dev)

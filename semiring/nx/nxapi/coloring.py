@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...algorithms.coloring import coloring as _coloring
+from ... import algorithms as _alg
 from ...backends._xp import asnumpy
 from ._common import checked_by
 
@@ -46,7 +46,7 @@ def greedy_color(G, strategy="largest_first", interchange=False):
         return {}
     if G.has_self_loops():
         raise NotImplementedError("self-loops count twice in networkx's degree order, not at all in the engine's")
-    color = asnumpy(_coloring(G.structure, method="greedy").to_dense()).tolist()
+    color = asnumpy(_alg.coloring(G.structure, method="greedy").to_dense()).tolist()
     order = np.argsort(-np.diff(G.order[0]), kind="stable").tolist()
     nodes = G.nodes
     return {nodes[i]: color[i] for i in order}

@@ -7,13 +7,13 @@ from __future__ import annotations
 import networkx as nx
 import numpy as np
 
-from ...algorithms.components import connected_components as _connected_components
+from ... import algorithms as _alg
 from ...backends._xp import asnumpy
 
 
 def labels(G):
     """Host int64 array: the smallest node index of each node's component."""
-    return asnumpy(_connected_components(G.structure).to_dense()).astype(np.int64, copy=False)
+    return asnumpy(_alg.connected_components(G.structure).to_dense()).astype(np.int64, copy=False)
 
 
 def _components(G):

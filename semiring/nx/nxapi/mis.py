@@ -14,7 +14,7 @@ import networkx as nx
 import numpy as np
 
 from ... import core as _core
-from ...algorithms.coloring import mis as _mis
+from ... import algorithms as _alg
 from ...core.vector import Vector
 from ...ops import binary, semiring
 from ._common import entries
@@ -51,7 +51,7 @@ def maximal_independent_set(G, nodes=None, seed=None):
     if free.shape[0]:
         # sub = A(free, free); members = luby(sub)
         sub = _core.extract(A, free, free)
-        members = free[entries(_mis(sub, seed=seed.randrange(2**31)))[0]].tolist()
+        members = free[entries(_alg.mis(sub, seed=seed.randrange(2**31)))[0]].tolist()
     return list(nodes) + [G.nodes[i] for i in members]
 
 

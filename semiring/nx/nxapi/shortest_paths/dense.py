@@ -7,7 +7,7 @@ from collections import defaultdict
 
 import numpy as np
 
-from ....algorithms.apsp import floyd_warshall as _floyd_warshall
+from .... import algorithms as _alg
 from ....exceptions import DomainMismatch, InvalidValue, NegativeCycleError
 from ....backends._xp import asnumpy
 from .._common import checked_by, weight_reason
@@ -30,7 +30,7 @@ def floyd_warshall(G, weight="weight"):
         return {}
     W = G.weighted(weight).A
     try:
-        D = _floyd_warshall(W)
+        D = _alg.floyd_warshall(W)
     except (NegativeCycleError, DomainMismatch, InvalidValue) as exc:
         raise NotImplementedError(f"the engine declines: {exc}") from None
     rows, cols, vals = (asnumpy(a) for a in D.to_coo())  # row-major (CSR order)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import networkx as nx
 import numpy as np
 
-from ....algorithms.sssp import sssp as _sssp
+from .... import algorithms as _alg
 from ....exceptions import DomainMismatch, InvalidValue, NegativeCycleError
 from .._common import checked_by, distance_dict, entries, real_reason, weight_reason
 
@@ -33,7 +33,7 @@ def distances(G, source, weight, method, *, reverse=False):
     if method == "dijkstra":
         reject_negative(G, weight)
     try:
-        r = _sssp(graph, G.index[source], method="delta_stepping" if method == "dijkstra" else "bellman_ford")
+        r = _alg.sssp(graph, G.index[source], method="delta_stepping" if method == "dijkstra" else "bellman_ford")
     except NegativeCycleError:
         raise nx.NetworkXUnbounded("Negative cycle detected.") from None
     except (DomainMismatch, InvalidValue) as exc:  # int64 overflow risk, NaN weights: networkx's Python numbers
