@@ -43,6 +43,11 @@ FUNCTIONS = {
     "connected_components": "Component labels from the engine.",
     "number_connected_components": "Component labels from the engine.",
     "is_connected": "Component labels from the engine.",
+    "weakly_connected_components": "Component labels from the engine (A + A^T).",
+    "number_weakly_connected_components": "Component labels from the engine (A + A^T).",
+    "is_weakly_connected": "Component labels from the engine (A + A^T).",
+    "number_strongly_connected_components": "Strong component labels from the engine (Multistep).",
+    "is_strongly_connected": "Strong component labels from the engine (Multistep).",
 }
 
 

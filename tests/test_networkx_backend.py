@@ -517,6 +517,27 @@ def test_components(G):
             nx.connected_components(nx.DiGraph(G), **backend)
 
 
+@pytest.mark.parametrize("G", DIRECTED + [gnp(40, 0.03, 9, directed=True), nx.DiGraph([(0, 1), (1, 2), (2, 0)])],
+                         ids=_ids(DIRECTED, "d") + ["sparse", "cycle"])
+def test_weak_and_strong_components(G):
+    assert list(nx.weakly_connected_components(G, **SR)) == list(nx.weakly_connected_components(G))
+    assert nx.number_weakly_connected_components(G, **SR) == nx.number_weakly_connected_components(G)
+    assert nx.is_weakly_connected(G, **SR) is nx.is_weakly_connected(G)
+    assert nx.number_strongly_connected_components(G, **SR) == nx.number_strongly_connected_components(G)
+    assert nx.is_strongly_connected(G, **SR) is nx.is_strongly_connected(G)
+    for func in (nx.is_weakly_connected, nx.is_strongly_connected):
+        with pytest.raises(nx.NetworkXPointlessConcept):
+            func(nx.DiGraph(), **SR)
+    with pytest.raises(nx.NetworkXNotImplemented):
+        nx.number_strongly_connected_components(nx.Graph(G), **SR)
+
+
+def test_strong_components_differ_from_weak():
+    G = nx.DiGraph([(0, 1), (1, 0), (1, 2), (3, 2)])
+    assert nx.number_strongly_connected_components(G, **SR) == 3 and nx.number_weakly_connected_components(G, **SR) == 1
+    assert nx.is_weakly_connected(G, **SR) is True and nx.is_strongly_connected(G, **SR) is False
+
+
 def test_components_connected_and_not():
     assert nx.is_connected(nx.cycle_graph(6), **SR) is True
     G = nx.Graph([("a", "b"), ("c", "d")])

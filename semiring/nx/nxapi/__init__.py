@@ -3,7 +3,10 @@ engine. Each takes a :class:`semiring.nx.Graph`; ``can_run`` checks are attached
 ``adapter.can_run`` (see ``_common.checked_by``)."""
 
 from .coloring import greedy_color
-from .components import connected_components, is_connected, number_connected_components
+from .components import (
+    connected_components, is_connected, is_strongly_connected, is_weakly_connected, number_connected_components,
+    number_strongly_connected_components, number_weakly_connected_components, weakly_connected_components,
+)
 from .mis import maximal_independent_set
 from .shortest_paths import (
     all_pairs_shortest_path_length, bellman_ford_path_length, dijkstra_path_length, floyd_warshall,
@@ -17,4 +20,6 @@ __all__ = [
     "single_source_dijkstra_path_length", "dijkstra_path_length", "bellman_ford_path_length", "floyd_warshall",
     "greedy_color", "maximal_independent_set",
     "connected_components", "number_connected_components", "is_connected",
+    "weakly_connected_components", "number_weakly_connected_components", "is_weakly_connected",
+    "number_strongly_connected_components", "is_strongly_connected",
 ]

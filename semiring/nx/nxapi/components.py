@@ -1,6 +1,12 @@
-"""networkx's connected-component API on the engine's component labels
-(``semiring.algorithms.connected_components``: each vertex labelled with the smallest vertex
-index of its component)."""
+"""networkx's component API on the engine's component labels (each vertex labelled with the
+smallest vertex index of its component): ``semiring.algorithms.connected_components`` (weak
+components: a directed graph taken as A + A^T) and ``strongly_connected_components``.
+
+networkx yields (weakly) connected components in the order of their first node, which is the
+order of the labels. The strongly connected components themselves are not adapted: networkx
+yields them in the order its search closes them, which the labels do not give; their count and
+``is_strongly_connected`` do not depend on it.
+"""
 
 from __future__ import annotations
 
@@ -11,9 +17,10 @@ from ... import algorithms as _alg
 from ...backends._xp import asnumpy
 
 
-def labels(G):
-    """Host int64 array: the smallest node index of each node's component."""
-    return asnumpy(_alg.connected_components(G.structure).to_dense()).astype(np.int64, copy=False)
+def labels(G, strong=False):
+    """Host int64 array: the smallest node index of each node's (weak, or strong) component."""
+    find = _alg.strongly_connected_components if strong else _alg.connected_components
+    return asnumpy(find(G.structure).to_dense()).astype(np.int64, copy=False)
 
 
 def _components(G):
@@ -35,16 +42,52 @@ def connected_components(G):
 
 def number_connected_components(G):
     """networkx.number_connected_components."""
-    if not len(G):
-        return 0
-    return int(np.unique(labels(G)).shape[0])
+    return _count(G)
 
 
 def is_connected(G):
     """networkx.is_connected. Raises networkx.NetworkXPointlessConcept for the null graph."""
+    return _connected(G)
+
+
+def _count(G, strong=False):
+    if not len(G):
+        return 0
+    lab = labels(G, strong)
+    return int(np.count_nonzero(lab == np.arange(lab.shape[0])))  # one root per component
+
+
+def _connected(G, strong=False):
     if not len(G):
         raise nx.NetworkXPointlessConcept("Connectivity is undefined for the null graph.")
-    return bool(np.all(labels(G) == 0))
+    return bool(np.all(labels(G, strong) == 0))
 
 
-__all__ = ["connected_components", "number_connected_components", "is_connected"]
+def weakly_connected_components(G):
+    """networkx.weakly_connected_components (directed graphs): node sets in the order of their first node."""
+    return connected_components(G)
+
+
+def number_weakly_connected_components(G):
+    """networkx.number_weakly_connected_components."""
+    return _count(G)
+
+
+def is_weakly_connected(G):
+    """networkx.is_weakly_connected. Raises networkx.NetworkXPointlessConcept for the null graph."""
+    return _connected(G)
+
+
+def number_strongly_connected_components(G):
+    """networkx.number_strongly_connected_components."""
+    return _count(G, strong=True)
+
+
+def is_strongly_connected(G):
+    """networkx.is_strongly_connected. Raises networkx.NetworkXPointlessConcept for the null graph."""
+    return _connected(G, strong=True)
+
+
+__all__ = ["connected_components", "number_connected_components", "is_connected", "weakly_connected_components",
+           "number_weakly_connected_components", "is_weakly_connected", "number_strongly_connected_components",
+           "is_strongly_connected"]
