@@ -37,7 +37,8 @@ def test_mkdocs_build_strict(tmp_path):
     assert proc.returncode == 0, f"mkdocs build --strict failed:\n{proc.stdout}\n{proc.stderr}"
     pages = {p.relative_to(site).as_posix(): p.read_text(encoding="utf-8") for p in site.rglob("index.html")}
     for name in ("semantics/index.html", "benchmarks/index.html", "reference/operators/index.html",
-                 "reference/algorithms/index.html", "networkx/index.html", "gpu/index.html"):
+                 "reference/algorithms/index.html", "reference/nx/index.html", "networkx/index.html",
+                 "gpu/index.html"):
         assert name in pages, sorted(pages)
     for name, html in pages.items():
         assert "<!-- generated:" not in html, f"{name}: a generated block was not expanded"
@@ -45,6 +46,10 @@ def test_mkdocs_build_strict(tmp_path):
     assert pages["semantics/index.html"].count("<table>") >= 2
     assert "accum(C(i), T(i))" in pages["semantics/index.html"]
     assert "min_plus" in pages["reference/operators/index.html"]
+    from semiring.nx.backend import FUNCTIONS
+
+    for name in FUNCTIONS:  # the networkx page lists every function the backend implements
+        assert f"nx.{name}</code>" in pages["networkx/index.html"], name
     ref = pages["reference/algorithms/index.html"]
     for f in (sr.algorithms.bfs, sr.algorithms.sssp, sr.algorithms.coloring):
         assert f'id="semiring.algorithms.{f.__module__.rsplit(".", 1)[1]}.{f.__name__}"' in ref

@@ -14,6 +14,7 @@ rendered. The blocks are
   registries in ``semiring.ops``.
 - ``readme SECTION``: a section of README.md, so the two never disagree; ``include PATH``: a
   Markdown file of the repository, without its title.
+- ``nx-functions``: the functions the networkx backend implements, from its ``backend_info``.
 - ``benchmark-results``: every Markdown report in ``benchmarks/results/``, newest first.
 
 ``tests/test_docs.py`` imports this file to check the write table against the specification's
@@ -314,6 +315,21 @@ def registry_markdown(kind):
     raise ValueError(f"registry: unknown kind {kind!r}")
 
 
+# -- the networkx backend ------------------------------------------------------------------------
+def nx_functions_markdown():
+    """The functions the ``semiring`` networkx backend implements, with what it does differently
+    (``_nx_semiring.FUNCTIONS``, the text networkx shows in its own docs); checked against the
+    adapters the backend registers (``semiring.nx.backend.FUNCTIONS``)."""
+    import _nx_semiring
+    from semiring.nx.backend import FUNCTIONS
+
+    if set(_nx_semiring.FUNCTIONS) != set(FUNCTIONS):
+        raise TableError(f"networkx backend: backend_info lists {sorted(_nx_semiring.FUNCTIONS)}, "
+                         f"the backend implements {sorted(FUNCTIONS)}")
+    body = [[f"`nx.{name}`", doc] for name, doc in _nx_semiring.FUNCTIONS.items()]
+    return _md_table(["function", "on the semiring engine"], body)
+
+
 # -- README sections and benchmark results ------------------------------------------------------
 def readme_section(title):
     """The body of README.md's ``## title`` section (without its heading)."""
@@ -372,6 +388,8 @@ def render(name, arg=None):
         return registry_markdown(arg)
     if name == "readme":
         return readme_section(arg)
+    if name == "nx-functions":
+        return nx_functions_markdown()
     if name == "include":
         return include_markdown(arg)
     if name == "benchmark-results":
