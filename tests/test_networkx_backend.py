@@ -208,11 +208,8 @@ def test_convert_declines_weights_that_are_not_numbers():
     G.add_edge(0, 1, weight="heavy")
     with pytest.raises(NotImplementedError, match="must be a number"):
         BackendInterface.convert_from_nx(G, edge_attrs={"weight": 1})
-    # with fallback configured, networkx runs the call itself (and raises its own TypeError)
-    with nx.config(fallback_to_nx=True, backend_priority=nx.utils.backends.BackendPriorities(
-            algos=["semiring"], generators=[], classes=[])):
-        with pytest.raises(TypeError):
-            nx.dijkstra_path_length(G, 0, 1)
+    with pytest.raises(NotImplementedError):  # networkx's own message, the conversion's error as cause
+        nx.dijkstra_path_length(G, 0, 1, **SR)
 
 
 def test_empty_graph_converts_and_answers_as_networkx():
@@ -575,7 +572,28 @@ def test_can_run_accepts_what_it_runs():
                        ("floyd_warshall", (G,)), ("connected_components", (G,)),
                        ("maximal_independent_set", (G,))):
         assert BackendInterface.can_run(name, args, {}) is True, name
-    assert BackendInterface.should_run("bfs_edges", (G, 0), {}) is True
+
+
+def test_should_run_leaves_small_networkx_graphs_to_networkx():
+    from semiring.nx.backend import SHOULD_RUN_MIN_EDGES
+
+    small = nx.path_graph(10)
+    big = nx.gnm_random_graph(SHOULD_RUN_MIN_EDGES // 4, SHOULD_RUN_MIN_EDGES, seed=1)
+    assert "networkx is faster" in BackendInterface.should_run("bfs_edges", (small, 0), {})
+    assert BackendInterface.should_run("bfs_edges", (big, 0), {}) is True
+    assert BackendInterface.should_run("bfs_edges", (BackendInterface.convert_from_nx(small), 0), {}) is True
+    prio = nx.utils.backends.BackendPriorities(algos=["semiring"], generators=[], classes=[])
+    with nx.config(backend_priority=prio):  # by priority, small graphs stay with networkx ...
+        calls = []
+        orig = BackendInterface.bfs_edges
+        BackendInterface.bfs_edges = staticmethod(lambda *a, **k: calls.append(1) or orig(*a, **k))
+        try:
+            assert list(nx.bfs_edges(small, 0)) == list(nx.bfs_edges(small, 0, **NX))
+            assert not calls
+            assert list(nx.bfs_edges(big, 0)) == list(nx.bfs_edges(big, 0, **NX))  # ... big ones run here
+            assert calls
+        finally:
+            BackendInterface.bfs_edges = staticmethod(orig)
 
 
 def test_declined_calls_raise_with_backend_and_fall_back_by_priority():
@@ -588,7 +606,7 @@ def test_declined_calls_raise_with_backend_and_fall_back_by_priority():
     with nx.config(backend_priority=prio, fallback_to_nx=True):
         assert nx.greedy_color(G, strategy="DSATUR") == nx.greedy_color(G, strategy="DSATUR", **NX)
         assert nx.dijkstra_path_length(nx.DiGraph([(0, 1, {"weight": -1})]), 0, 1) == -1
-        assert nx.greedy_color(G) == nx.greedy_color(G, **NX)  # run by the backend
+        assert nx.greedy_color(G) == nx.greedy_color(G, **NX)
 
 
 def test_greedy_color_declines_self_loops():

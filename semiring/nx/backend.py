@@ -39,6 +39,9 @@ XFAIL_TESTS = {
         "for the same seed",
 }
 
+#: should_run sends networkx graphs with fewer edges than this back to networkx (see should_run).
+SHOULD_RUN_MIN_EDGES = 10_000
+
 _RECORDER = _record.from_environment()
 
 
@@ -83,8 +86,18 @@ class BackendInterface:
 
     @staticmethod
     def should_run(name, args, kwargs):
-        """True: where the backend can run a call it gives networkx's answer, so once a user has put
-        "semiring" in ``nx.config.backend_priority`` it runs every call it can."""
+        """True, or why networkx itself is the better choice for this call.
+
+        networkx asks only when it would convert a networkx graph automatically (the backend in
+        ``nx.config.backend_priority``); ``backend="semiring"`` always runs. A graph with fewer
+        than :data:`SHOULD_RUN_MIN_EDGES` edges stays with networkx: there the engine's fixed cost
+        per call (about 15-20 ms for a BFS or components on the CPU, against under 2 ms for
+        networkx on 1,000 nodes and 4,000 edges) outweighs its per-edge speed.
+        """
+        G = next(iter(args), kwargs.get("G"))
+        if isinstance(G, nx.Graph) and G.number_of_edges() < SHOULD_RUN_MIN_EDGES:
+            return (f"the graph has {G.number_of_edges()} edges (< {SHOULD_RUN_MIN_EDGES}): networkx is "
+                    "faster than converting it and calling the engine")
         return True
 
     @staticmethod
@@ -127,4 +140,4 @@ for _name, _func in FUNCTIONS.items():
     setattr(BackendInterface, _name, staticmethod(_func if _RECORDER is None else _RECORDER.wrap(_name, _func)))
 
 
-__all__ = ["BackendInterface", "FUNCTIONS", "XFAIL_TESTS"]
+__all__ = ["BackendInterface", "FUNCTIONS", "XFAIL_TESTS", "SHOULD_RUN_MIN_EDGES"]
