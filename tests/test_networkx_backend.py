@@ -312,7 +312,7 @@ WEIGHTED = [gnp(35, 0.1, s, weights=w) for s, w in ((1, "int"), (2, "float"))] +
 def test_dijkstra_lengths(G):
     nodes = list(G)
     for s in nodes[:3]:
-        for cutoff in (None, 4, 7.5):
+        for cutoff in (None, 4, 7.5, -1):
             got = nx.single_source_dijkstra_path_length(G, s, cutoff=cutoff, **SR)
             want = nx.single_source_dijkstra_path_length(G, s, cutoff=cutoff)
             assert got.keys() == want.keys() and all(got[k] == pytest.approx(want[k]) for k in want)

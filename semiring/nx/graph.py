@@ -52,9 +52,9 @@ class Graph:
 
     __networkx_backend__ = "semiring"
 
-    def __init__(self, nodes, structure, weights, order, pred_order, *, directed, multigraph, graph=None):
+    def __init__(self, nodes, structure, weights, order, pred_order, *, directed, multigraph, graph=None, index=None):
         self.nodes = list(nodes)
-        self.index = {v: i for i, v in enumerate(self.nodes)}
+        self.index = {v: i for i, v in enumerate(self.nodes)} if index is None else index
         self.structure = structure
         self.weights = dict(weights)
         self.order = order
@@ -93,7 +93,8 @@ class Graph:
         A = self.structure.A
         if self._directed:
             return A.nvals
-        loops = int(np.count_nonzero(_host(A.to_coo()[0]) == _host(A.to_coo()[1])))
+        rows, cols = (_host(a) for a in A.to_coo()[:2])
+        loops = int(np.count_nonzero(rows == cols))
         return (A.nvals - loops) // 2 + loops
 
     @property
@@ -264,7 +265,7 @@ def from_networkx(G, *, weights=(), preserve_all=False, device=None, defaults=No
                     continue  # an attribute that is not a weight: not held
                 raise NotImplementedError(f"semiring backend: {exc}") from None
     return Graph(nodes, _EngineGraph(A, kind=kind), {w: _EngineGraph(M, kind=kind) for w, M in mats.items()},
-                 order, pred_order, directed=directed, multigraph=G.is_multigraph(), graph=G.graph)
+                 order, pred_order, directed=directed, multigraph=G.is_multigraph(), graph=G.graph, index=index)
 
 
 def to_networkx(G):

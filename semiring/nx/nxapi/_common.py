@@ -57,11 +57,12 @@ def entries(vector):
     return asnumpy(idx), asnumpy(vals)
 
 
-def distance_dict(nodes, idx, vals, *, cutoff=None):
+def distance_dict(nodes, idx, vals, *, cutoff=None, source=None):
     """``{node: distance}`` sorted by distance (then index), as networkx's searches settle them;
-    values as Python numbers; entries beyond ``cutoff`` dropped."""
+    values as Python numbers; entries beyond ``cutoff`` dropped, except the ``source`` index
+    (networkx settles the source before it looks at the cutoff)."""
     if cutoff is not None:
-        keep = vals <= cutoff
+        keep = (vals <= cutoff) | (idx == source)
         idx, vals = idx[keep], vals[keep]
     o = np.lexsort((idx, vals))
     return {nodes[i]: d for i, d in zip(idx[o].tolist(), vals[o].tolist())}

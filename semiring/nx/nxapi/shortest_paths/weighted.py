@@ -63,7 +63,7 @@ def single_source_dijkstra_path_length(G, source, cutoff=None, weight="weight"):
     if source not in G:
         raise nx.NodeNotFound(f"Node {source} not found in graph")
     idx, vals = distances(G, source, weight, "dijkstra")
-    return distance_dict(G.nodes, idx, vals, cutoff=cutoff)
+    return distance_dict(G.nodes, idx, vals, cutoff=cutoff, source=G.index[source])
 
 
 @checked_by(_weight_reason)
