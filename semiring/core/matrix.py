@@ -482,8 +482,9 @@ class Matrix:
         -------
         scipy.sparse.csr_array, shape (nrows, ncols)
             Sorted, unique column indices (``has_canonical_format`` is True). ``indptr`` and
-            ``indices`` have the dtype the matrix holds: int64, or int32 for a matrix built
-            by ``from_scipy`` from int32 arrays (or moved from the GPU).
+            ``indices`` have the dtype the matrix holds: on the CPU int64, or int32 for a
+            matrix ``from_scipy`` built on int32 arrays; on the GPU int32 while
+            ``max(nrows, ncols, nvals) < 2**31``.
 
         Notes
         -----
