@@ -354,26 +354,33 @@ def _demote(md, levels):
     return re.sub(r"^(#{1,5}) ", lambda m: "#" * min(len(m.group(1)) + levels, 6) + " ", md, flags=re.MULTILINE)
 
 
-def _result_date(name):
-    m = re.search(r"-(\d{8})", name)
-    return m.group(1) if m else "00000000"
+def _result_date(name, body):
+    """When a report was run: its "date (UTC): ..." line, else the date in its file name."""
+    m = re.search(r"date \(UTC\): (\S+?);", body)
+    if m:
+        return m.group(1)
+    m = re.search(r"-(\d{4})(\d{2})(\d{2})", name)
+    return "-".join(m.groups()) if m else ""
 
 
 def benchmark_results_markdown():
-    """Every ``benchmarks/results/*.md`` report (not the folder's README), newest first, each in
-    a collapsed block titled by its file name."""
+    """Every ``benchmarks/results/*.md`` report (not the folder's README), newest run first, each
+    in a collapsed block titled by its file name."""
     folder = os.path.join(ROOT, "benchmarks", "results")
-    names = sorted((n for n in os.listdir(folder) if n.endswith(".md") and n != "README.md"),
-                   key=lambda n: (_result_date(n), n), reverse=True)
+    reports = []
+    for name in os.listdir(folder):
+        if name.endswith(".md") and name != "README.md":
+            with open(os.path.join(folder, name), encoding="utf-8") as f:
+                body = f.read().strip()
+            reports.append((_result_date(name, body), name, body))
     parts = []
-    for name in names:
-        with open(os.path.join(folder, name), encoding="utf-8") as f:
-            body = f.read().strip()
+    for when, name, body in sorted(reports, reverse=True):
         title = body.splitlines()[0].lstrip("# ").strip() if body.startswith("#") else name
         body = "\n".join(body.splitlines()[1:]) if body.startswith("#") else body
         body = _demote(body, 3)  # "## BFS" -> "##### BFS", below the page's own headings
         indented = "\n".join(("    " + line) if line.strip() else "" for line in body.splitlines())
-        parts.append(f'??? note "`benchmarks/results/{name}`: {title}"\n\n{indented}\n')
+        run = f", run {when.replace('T', ' ').replace('+00:00', ' UTC')}" if when else ""
+        parts.append(f'??? note "`benchmarks/results/{name}`: {title}{run}"\n\n{indented}\n')
     return "\n".join(parts)
 
 
