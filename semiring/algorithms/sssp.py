@@ -43,7 +43,9 @@ class SSSPResult:
         Shortest-path length from the source (int64 for integer weights, float64 for float
         weights); unreachable vertices are absent (``to_dense(np.inf)`` gives IEEE inf).
     parent : Vector of int64, size n, or None
-        A predecessor on a shortest path (the smallest such index); ``parent[source] == source``.
+        A predecessor on a shortest path; ``parent[source] == source``. The parents form a tree:
+        a BFS from the source over the tight edges (d(u) + W(u, v) == d(v)), each vertex taking
+        the smallest-index tight predecessor among those on the previous BFS level.
     method : str
         The method that ran.
     rounds : int

@@ -3,8 +3,11 @@ rounds separated by grid-wide barriers instead of returns to the host.
 
 A grid barrier needs every block resident at once, so the grid is sized from the kernel's
 occupancy (blocks per SM x SMs, from the driver's occupancy calculator) and never larger.
-The barrier is a counter and a generation word in global memory (sense reversal): the last
-block to arrive resets the counter and bumps the generation; the others spin on it.
+The barrier is one 64-bit arrival counter in global memory that only grows during a launch:
+a block that arrives as number k waits until the counter reaches the next multiple of the
+group's size, so the last block to arrive does a single atomic (no reset, no generation word).
+A second counter serves a sub-grid (the first blocks only), which runs a long search's small
+levels behind its own, cheaper barrier while the other blocks wait at the grid's.
 Shared CUDA helpers (the barrier, warp-aggregated queue appends, warp sums) are defined here
 once and prepended to each kernel's source.
 
