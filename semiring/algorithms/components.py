@@ -66,7 +66,7 @@ def _lower_to_neighbours(out, G, x):
 
 
 def _lower(x, t):
-    """x<t.S> = min(x, t) for a full x (no union needed: t's positions are x's)."""
+    """x<t.S> = min(x, t) for a full x (an intersection: t's positions are among x's, no union)."""
     # x<t.S> = x min t
     return _core.ewise_mult(x, t, binary.min, mask=t.S, out=x)
 
@@ -140,7 +140,8 @@ def connected_components(A):
     -----
     FastSV (Zhang, Azad and Hu 2020) as in LAGraph's ``LG_CC_FastSV6``: per round two
     ``min.second`` products (one with the graph, one with the parent pointers as a matrix), a
-    ``min`` union and an extract; rounds grow with the log of the component diameter.
+    ``min`` union and an extract (three products for a directed A: out- and in-neighbours).
+    The rounds are few in practice (5 on the cnr-2000 web crawl, 325,557 vertices).
 
     References
     ----------
