@@ -152,6 +152,17 @@ def test_gpu_device_matches_networkx():
             nx.single_source_dijkstra_path_length(G, s))
         assert nx.greedy_color(G, **SR) == nx.greedy_color(G)
         assert list(nx.connected_components(G, **SR)) == list(nx.connected_components(G))
+        assert list(nx.bfs_layers(G, list(G)[:3], **SR)) == list(nx.bfs_layers(G, list(G)[:3]))
+        t = list(nx.single_source_dijkstra_path_length(G, s))[-1]  # the farthest reachable node
+        assert nx.bellman_ford_path_length(G, s, t, **SR) == pytest.approx(nx.bellman_ford_path_length(G, s, t))
+        fw, want = nx.floyd_warshall(G, **SR), nx.floyd_warshall(G)
+        assert all(fw[u][v] == pytest.approx(want[u][v]) for u in want for v in want[u])
+        S = nx.maximal_independent_set(G, [s], seed=1, **SR)
+        assert s in S and not any(G.has_edge(u, v) for u in S for v in S)
+        assert all(v in S or any(u in S for u in G[v]) for v in G)
+        D = gnp(40, 0.06, 2, directed=True)
+        assert nx.number_strongly_connected_components(D, **SR) == nx.number_strongly_connected_components(D)
+        assert list(nx.bfs_edges(D, list(D)[0], reverse=True, **SR)) == list(nx.bfs_edges(D, list(D)[0], reverse=True))
 
 
 # ---------------------------------------------------------------------------------------------
