@@ -26,7 +26,11 @@ def member(sorted_keys, keys):
 def union(ak, av, bk, bv, op, out_dtype):
     """Entries of a or b; ``op(a, b)`` where both exist, else the one value, cast to ``out_dtype``."""
     xp = xp_of(ak)
-    keys = xp.unique(xp.concatenate([ak, bk]))
+    # sort and drop repeats: NumPy 2.4's unique costs ~1 us per key here (8.5 s for 6.4 M
+    # int64 keys against 0.1 s for this)
+    keys = xp.sort(xp.concatenate([ak, bk]))
+    if keys.shape[0] > 1:
+        keys = keys[xp.concatenate([xp.ones(1, dtype=bool), keys[1:] != keys[:-1]])]
     ia = xp.searchsorted(keys, ak)
     ib = xp.searchsorted(keys, bk)
     vals = xp.empty(keys.shape[0], dtype=out_dtype)
