@@ -572,3 +572,52 @@ def test_networkx_conversion_errors_say_what_was_expected():
         sr.io.to_networkx(sr.Matrix.from_coo([0], [1], nrows=2, ncols=2), directed=False)
     with pytest.raises(sr.InvalidValue, match="name each of the 2 rows"):
         sr.io.to_networkx(sr.Matrix.from_coo([0], [1], nrows=2, ncols=2), nodes=["x"])
+
+
+class _Terminal:
+    """A stand-in stderr that says it is a terminal and records what is written."""
+
+    def __init__(self, tty):
+        self.tty, self.text = tty, []
+
+    def isatty(self):
+        return self.tty
+
+    def write(self, s):
+        self.text.append(s)
+        return len(s)
+
+    def flush(self):
+        pass
+
+
+@pytest.mark.parametrize("tty", [True, False])
+@pytest.mark.parametrize("suffix", [".gr", ".gr.gz", ".mtx", ".mtx.gz", ".txt"])
+def test_large_file_reads_show_progress_only_on_a_terminal(tmp_path, monkeypatch, tty, suffix):
+    from semiring.io import _text
+
+    n = 300
+    u = np.arange(n - 1)
+    if suffix.startswith(".gr"):
+        body = f"p sp {n} {n - 1}\n" + "".join(f"a {i + 1} {i + 2} {i % 7 + 1}\n" for i in u)
+    elif suffix.startswith(".mtx"):
+        body = f"%%MatrixMarket matrix coordinate integer general\n{n} {n} {n - 1}\n" + "".join(
+            f"{i + 1} {i + 2} {i % 7 + 1}\n" for i in u)
+    else:
+        body = "".join(f"{i} {i + 1}\n" for i in u)
+    path = tmp_path / f"g{suffix}"
+    data = body.encode()
+    path.write_bytes(gzip.compress(data) if suffix.endswith(".gz") else data)
+    err = _Terminal(tty)
+    monkeypatch.setattr("sys.stderr", err)
+    monkeypatch.setattr(_text, "PROGRESS_MIN_BYTES", 0)
+    A = sr.io.read(path)
+    r, c, _ = A.to_coo()
+    np.testing.assert_array_equal(np.sort(r[r < c]), u)  # the file was read whole through the bar
+    shown = "".join(err.text)
+    assert (f"reading g{suffix}" in shown) == tty
+    # below the size threshold there is no bar even on a terminal
+    err.text.clear()
+    monkeypatch.setattr(_text, "PROGRESS_MIN_BYTES", path.stat().st_size + 1)
+    sr.io.read(path)
+    assert "reading" not in "".join(err.text)

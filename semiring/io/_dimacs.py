@@ -14,7 +14,7 @@ def _parse(path, problem, tag, ncols):
     """Return (n, m, int64 array with ncols-1 columns) from the ``tag`` lines of a DIMACS file."""
     n = m = p_line = None
     rows, linenos = [], []
-    with open_text(path) as f:
+    with open_text(path, progress=True) as f:
         for lineno, line in enumerate(f, 1):
             parts = line.split()
             if not parts or parts[0] in ("c", "%"):

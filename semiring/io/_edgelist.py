@@ -34,7 +34,7 @@ def read_edgelist(path, *, base=0, n=None, symmetric=False, dtype=None, dup_op=N
         a vertex below ``base`` or at or past ``n``.
     """
     rows, linenos, width = [], [], None
-    with open_text(path) as f:
+    with open_text(path, progress=True) as f:
         for lineno, line in enumerate(f, 1):
             parts = line.split()
             if not parts or parts[0][0] in "#%":

@@ -13,7 +13,7 @@ import scipy.io
 
 from ..core.matrix import Matrix
 from ..exceptions import InvalidValue
-from ._text import bad, open_text
+from ._text import bad, open_binary, open_text
 
 _FIELD_DTYPE = {"pattern": "bool", "integer": "int64", "real": "float64"}
 
@@ -45,8 +45,7 @@ def _check_body(path, field, sym):
     Vectorized over the bytes: each line must hold exactly the expected number of fields
     (2 for pattern, 3 otherwise), and an integer or pattern file only digits and signs.
     """
-    opener = gzip.open if os.fspath(path).endswith(".gz") else open
-    with opener(path, "rb") as f:
+    with open_binary(path, progress=True) as f:
         data = f.read()
     buf = np.frombuffer(data, dtype=np.uint8)
     nl = np.flatnonzero(buf == ord("\n"))
