@@ -227,7 +227,11 @@ def mxm(A, B, semiring, *, mask=None, accum=None, replace=False, out=None):
     s.output_dtype(A.dtype, B.dtype)
     shape = (A.nrows, B.ncols)
     mask, accum = _write.prepare(out, shape, mask, accum, replace, what)
-    keep = mask.allows_fn() if mask is not None else None
-    rows = mask.allowed_rows() if mask is not None and not mask.complement else None
-    tk, tv = _k.mxm(A, B, s, keep=keep, row_allowed=rows)
+    if mask is not None and not mask.complement and A.device == "cpu" and _k.counts_terms(s):
+        # plus.pair under a mask (triangle counting): SciPy's compiled SpGEMM, then the mask
+        tk, tv = _k.mxm_count_masked(A, B, s, mask.true_keys())
+    else:
+        keep = mask.allows_fn() if mask is not None else None
+        rows = mask.allowed_rows() if mask is not None and not mask.complement else None
+        tk, tv = _k.mxm(A, B, s, keep=keep, row_allowed=rows)
     return _write.write(out, tk, tv, shape, mask, accum, replace)
