@@ -17,7 +17,7 @@ from .core import (
     reduce_columnwise, reduce_rowwise, reduce_scalar, select, transpose, vxm,
 )
 from .exceptions import (
-    BackendUnavailable, DimensionMismatch, DomainMismatch, IndexOutOfBound, InvalidValue,
+    BackendUnavailable, ConvergenceFailure, DimensionMismatch, DomainMismatch, IndexOutOfBound, InvalidValue,
     NegativeCycleError, SemiringError,
 )
 from .ops import BinaryOp, IndexUnaryOp, Monoid, Semiring, UnaryOp, binary, indexunary, monoid, unary
@@ -34,5 +34,5 @@ __all__ = [
     "mxv", "vxm", "mxm", "ewise_add", "ewise_mult", "apply", "select", "reduce_rowwise",
     "reduce_columnwise", "reduce_scalar", "assign", "extract", "transpose", "kronecker",
     "SemiringError", "DimensionMismatch", "DomainMismatch", "IndexOutOfBound", "InvalidValue",
-    "NegativeCycleError", "BackendUnavailable",
+    "NegativeCycleError", "BackendUnavailable", "ConvergenceFailure",
 ]

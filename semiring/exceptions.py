@@ -32,3 +32,12 @@ class NegativeCycleError(SemiringError, ValueError):
 
 class BackendUnavailable(SemiringError, RuntimeError):
     """The requested device backend (e.g. ``"gpu"``) cannot be loaded on this machine."""
+
+
+class ConvergenceFailure(SemiringError, RuntimeError):
+    """An iterative algorithm did not reach its tolerance within its iteration limit
+    (LAGraph's ``LAGRAPH_CONVERGENCE_FAILURE``). ``iterations`` is the number of iterations run."""
+
+    def __init__(self, message, iterations=None):
+        super().__init__(message)
+        self.iterations = iterations
