@@ -70,6 +70,22 @@ def as_array(obj, what):
     return np.asarray(obj)
 
 
+def dense_input(array, ndim, dtype, device, what):
+    """``(source array, array cast to the dtype, xp, device, dtype)`` for ``from_dense``: any
+    array object (see :func:`as_array`) of ``ndim`` dimensions; ``device`` None means where
+    the array lives."""
+    from .. import dtypes as _dt
+    from . import _validate as _v
+
+    src = as_array(array, what)
+    if src.ndim != ndim:
+        raise InvalidValue(f"{what}: expected a {ndim}-d array; given shape {src.shape}")
+    xp = xp_of(src)
+    device = ("cpu" if xp is np else "gpu") if device is None else _v.device(device)
+    d = _dt.lookup(src.dtype if dtype is None else dtype, f"{what} dtype")
+    return src, _dt.cast(src, d, f"{what} values"), xp, device, d
+
+
 def sparse_kind(S):
     """``"scipy"`` for a scipy.sparse array or matrix, ``"cupyx"`` for a cupyx.scipy.sparse
     matrix, None for anything else (cupyx is only consulted if it is already imported: an

@@ -316,16 +316,9 @@ class Matrix:
         BackendUnavailable
             A GPU array, or ``device="gpu"``, where CuPy cannot be loaded.
         """
-        from ._interop import as_array
+        from ._interop import dense_input
 
-        what = "Matrix.from_dense"
-        arr = as_array(array, what)
-        if arr.ndim != 2:
-            raise InvalidValue(f"{what}: expected a 2-d array; given shape {arr.shape}")
-        xp = xp_of(arr)
-        device = ("cpu" if xp is np else "gpu") if device is None else _v.device(device)
-        d = _dt.lookup(arr.dtype if dtype is None else dtype, f"{what} dtype")
-        arr = _dt.cast(arr, d, f"{what} values")
+        _, arr, xp, device, d = dense_input(array, 2, dtype, device, "Matrix.from_dense")
         nrows, ncols = arr.shape
         present = _not_missing(arr, missing)
         r, c = xp.nonzero(present)

@@ -131,16 +131,9 @@ class Vector:
         >>> u.to_coo()[0].tolist(), u.device
         ([0, 2], 'cpu')
         """
-        from ._interop import as_array
+        from ._interop import dense_input
 
-        what = "Vector.from_dense"
-        src = as_array(array, what)
-        if src.ndim != 1:
-            raise InvalidValue(f"{what}: expected a 1-d array; given shape {src.shape}")
-        xp = xp_of(src)
-        device = ("cpu" if xp is np else "gpu") if device is None else _v.device(device)
-        d = _dt.lookup(src.dtype if dtype is None else dtype, f"{what} dtype")
-        arr = _dt.cast(src, d, f"{what} values")
+        src, arr, xp, device, d = dense_input(array, 1, dtype, device, "Vector.from_dense")
         if missing is None:
             idx, vals = xp.arange(arr.shape[0], dtype=np.int64), arr.copy() if arr is src else arr
         else:
