@@ -6,8 +6,11 @@ from .coloring import coloring, mis
 from .community import louvain, modularity
 from .components import connected_components, strongly_connected_components
 from .graph import Graph
+from .pagerank import pagerank
 from .sssp import SSSPResult, sssp
+from .triangles import triangle_count, triangles_per_vertex
 
 __all__ = ["Graph", "bfs", "BFSResult", "LevelTrace", "sssp", "SSSPResult", "coloring", "mis",
            "connected_components", "strongly_connected_components", "floyd_warshall",
-           "all_pairs_shortest_paths", "louvain", "modularity"]
+           "all_pairs_shortest_paths", "louvain", "modularity",
+           "pagerank", "triangle_count", "triangles_per_vertex"]
