@@ -48,6 +48,9 @@ FUNCTIONS = {
     "is_weakly_connected": "Component labels from the engine (A + A^T).",
     "number_strongly_connected_components": "Strong component labels from the engine (Multistep).",
     "is_strongly_connected": "Strong component labels from the engine (Multistep).",
+    "pagerank": "Power iteration on plus.second (plus.times with weights), networkx's stopping rule. Declines "
+                "multigraphs, negative or non-finite weights, and nstart/dangling dicts that sum to 0.",
+    "triangles": "Per-node counts from two masked plus.pair products (degree-sorted).",
 }
 
 

@@ -2,11 +2,13 @@
 engine. Each takes a :class:`semiring.nx.Graph`; ``can_run`` checks are attached as
 ``adapter.can_run`` (see ``_common.checked_by``)."""
 
+from .cluster import triangles
 from .coloring import greedy_color
 from .components import (
     connected_components, is_connected, is_strongly_connected, is_weakly_connected, number_connected_components,
     number_strongly_connected_components, number_weakly_connected_components, weakly_connected_components,
 )
+from .link_analysis import pagerank
 from .mis import maximal_independent_set
 from .shortest_paths import (
     all_pairs_shortest_path_length, bellman_ford_path_length, dijkstra_path_length, floyd_warshall,
@@ -22,4 +24,5 @@ __all__ = [
     "connected_components", "number_connected_components", "is_connected",
     "weakly_connected_components", "number_weakly_connected_components", "is_weakly_connected",
     "number_strongly_connected_components", "is_strongly_connected",
+    "pagerank", "triangles",
 ]
