@@ -34,6 +34,8 @@ MODULES = (
     "networkx.algorithms.coloring",
     "networkx.algorithms.components",
     "networkx.algorithms.tests.test_mis",
+    "networkx.algorithms.link_analysis",
+    "networkx.algorithms.tests.test_cluster",
 )
 _OUTCOMES = ("passed", "failed", "xfailed", "xpassed", "skipped", "errors", "error", "deselected", "warnings")
 
