@@ -2,10 +2,12 @@
 
 from .apsp import all_pairs_shortest_paths, floyd_warshall
 from .bfs import BFSResult, LevelTrace, bfs
+from .centrality import betweenness_centrality
 from .coloring import coloring, mis
 from .community import louvain, modularity
 from .components import connected_components, strongly_connected_components
 from .graph import Graph
+from .mst import minimum_spanning_forest
 from .pagerank import pagerank
 from .sssp import SSSPResult, sssp
 from .triangles import triangle_count, triangles_per_vertex
@@ -13,4 +15,5 @@ from .triangles import triangle_count, triangles_per_vertex
 __all__ = ["Graph", "bfs", "BFSResult", "LevelTrace", "sssp", "SSSPResult", "coloring", "mis",
            "connected_components", "strongly_connected_components", "floyd_warshall",
            "all_pairs_shortest_paths", "louvain", "modularity",
-           "pagerank", "triangle_count", "triangles_per_vertex"]
+           "pagerank", "triangle_count", "triangles_per_vertex",
+           "minimum_spanning_forest", "betweenness_centrality"]
