@@ -51,6 +51,11 @@ FUNCTIONS = {
     "pagerank": "Power iteration on plus.second (plus.times with weights), networkx's stopping rule. Declines "
                 "multigraphs, negative or non-finite weights, and nstart/dangling dicts that sum to 0.",
     "triangles": "Per-node counts from two masked plus.pair products (degree-sorted).",
+    "minimum_spanning_tree": "Borůvka with contraction on (weight, position in G.edges()) keys: Kruskal's forest "
+                             "exactly, ties included; prim and boruvka only with distinct weights. Declines "
+                             "multigraphs, node attributes, non-numeric or uneven edge data, Graph subclasses.",
+    "betweenness_centrality": "Batched Brandes (plus.first products forward, dependency products backward); k "
+                              "samples networkx's sources from the same seed. Declines weight.",
 }
 
 

@@ -2,6 +2,7 @@
 engine. Each takes a :class:`semiring.nx.Graph`; ``can_run`` checks are attached as
 ``adapter.can_run`` (see ``_common.checked_by``)."""
 
+from .centrality import betweenness_centrality
 from .cluster import triangles
 from .coloring import greedy_color
 from .components import (
@@ -15,6 +16,7 @@ from .shortest_paths import (
     shortest_path_length, single_source_dijkstra_path_length, single_source_shortest_path_length,
 )
 from .traversal import bfs_edges, bfs_layers, bfs_tree, descendants_at_distance
+from .tree import minimum_spanning_tree
 
 __all__ = [
     "bfs_edges", "bfs_tree", "bfs_layers", "descendants_at_distance",
@@ -25,4 +27,5 @@ __all__ = [
     "weakly_connected_components", "number_weakly_connected_components", "is_weakly_connected",
     "number_strongly_connected_components", "is_strongly_connected",
     "pagerank", "triangles",
+    "minimum_spanning_tree", "betweenness_centrality",
 ]
