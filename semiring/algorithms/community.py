@@ -38,8 +38,8 @@ other (two vertices swapping communities forever); two rules keep them in check:
   product of ``diag(labels)`` with the candidates' column indices.
 - A round whose moves lower Q is undone (it still counts as a round without gain).
 
-A phase ends after two successive rounds (one up, one down) gaining no more than
-``threshold``.
+A level's local moving ends after two successive rounds (one up, one down) gaining no more
+than ``min(threshold, 1e-7)``.
 
 *Vertex dropping* (the "early termination" of Ghosh et al. 2018): a vertex that kept its
 community in the last round stays active in the next with probability
@@ -80,7 +80,7 @@ from ..ops.semiring import Semiring
 from .graph import as_graph
 
 #: Default probability decay of a vertex that kept its community (``alpha`` of Ghosh et al.).
-DEACTIVATION = 0.25
+DEACTIVATION = 0.1
 #: A vertex moves only if its best score beats staying by more than this (scores are gains
 #: divided by k_i / m, of order 1): equal scores from rounding do not move it.
 MOVE_TOLERANCE = 1e-12
@@ -89,8 +89,11 @@ MAX_ROUNDS = 1000
 #: Halvings of a round's moves (a random half kept each time) before giving it up, when the
 #: simultaneous moves lowered Q.
 BACKOFF_TRIES = 6
-#: Successive rounds gaining no more than ``threshold`` that end a level (one up, one down).
+#: Successive rounds gaining no more than ``min(threshold, ROUND_GAIN)`` end a level (two: one
+#: up round and one down round).
 STALL_ROUNDS = 2
+#: A round gaining no more than this (or ``threshold`` if smaller) counts toward the end of a level.
+ROUND_GAIN = 1e-7
 
 # (a_v) any.gt (c): the candidate community c has a smaller label than v's community a_v
 _SMALLER = Semiring(monoid.any, binary.gt)
@@ -499,14 +502,15 @@ def louvain(A, *, resolution=1.0, threshold=1e-7, seed=0, max_level=None, deacti
     resolution : float, default 1.0
         The modularity's gamma: above 1 favours smaller communities, below 1 larger ones.
     threshold : float, default 1e-7
-        Smallest modularity gain of a level (and of two successive rounds within a level)
-        that keeps the method going.
+        Smallest modularity gain of a level that keeps the method going (networkx's meaning).
+        Within a level, rounds go on until two successive rounds gain no more than
+        ``min(threshold, 1e-7)``.
     seed : int or None, default 0
         Seeds the random choice of active vertices (``deactivation > 0``); the result is
         deterministic for a given seed. Without deactivation the method draws nothing.
     max_level : int or None
         At most this many levels (>= 1); None: until the gain stops.
-    deactivation : float in [0, 1), default 0.25
+    deactivation : float in [0, 1), default 0.1
         ``alpha`` of the vertex dropping of Ghosh et al. (2018): a vertex that kept its
         community stays active with probability ``P <- P (1 - alpha)``. 0 keeps all active.
 
@@ -569,7 +573,7 @@ def louvain(A, *, resolution=1.0, threshold=1e-7, seed=0, max_level=None, deacti
     Q = _quality(Wt, labels, n, gamma)
     levels = 0
     while max_level is None or levels < max_level:
-        a, Q_new, moved = _local_moving(L, Wt.two_m, gamma, threshold, alpha, rng)
+        a, Q_new, moved = _local_moving(L, Wt.two_m, gamma, min(threshold, ROUND_GAIN), alpha, rng)
         if not moved:
             break
         levels += 1
