@@ -14,20 +14,18 @@ from ... import algorithms as _alg
 from ._common import entries
 
 
-def _nbunch(G, nodes):
-    """The nodes of the iterable ``nodes`` that are in G, in order: networkx's ``nbunch_iter``,
-    with its errors for a non-iterable or an unhashable member."""
-    try:
-        for v in nodes:
-            if v in G.index:
-                yield v
-    except TypeError as err:
-        message = err.args[0] if err.args else ""
-        if "iter" in message:
-            raise nx.NetworkXError("nbunch is not a node or a sequence of nodes.") from err
-        if "hashable" in message:
-            raise nx.NetworkXError(f"Node {v} in sequence nbunch is not a valid node.") from err
-        raise
+class _Members:
+    """What networkx's ``Graph.nbunch_iter`` reads of a graph (membership and ``_adj``), so that
+    ``nodes`` is read by networkx's own code, with its own errors."""
+
+    def __init__(self, index):
+        self._adj = index
+
+    def __contains__(self, node):
+        try:
+            return node in self._adj
+        except TypeError:
+            return False
 
 
 def _counts(G):
@@ -43,15 +41,18 @@ def triangles(G, nodes=None):
     """networkx.triangles: ``{node: count}`` (every node, or those of ``nodes``), or one count
     when ``nodes`` is a node of G.
 
-    Raises networkx.NetworkXError when ``nodes`` is neither a node nor an iterable of nodes.
+    Raises networkx.NetworkXError when ``nodes`` is neither a node nor an iterable of nodes, and
+    networkx.NetworkXNotImplemented for ``nodes`` on a multigraph, as networkx does.
     """
     if G.is_directed():
         raise nx.NetworkXNotImplemented("not implemented for directed type")
-    if nodes is not None and nodes in G:
-        return _counts(G)[G.index[nodes]]
     if nodes is None:
         return dict(zip(G.nodes, _counts(G)))
-    wanted = list(_nbunch(G, nodes))
+    if G.is_multigraph():  # networkx's per-node path is not_implemented_for("multigraph")
+        raise nx.NetworkXNotImplemented("not implemented for multigraph type")
+    if nodes in G:
+        return _counts(G)[G.index[nodes]]
+    wanted = list(nx.Graph.nbunch_iter(_Members(G.index), nodes))
     if not wanted:
         return {}
     counts = _counts(G)

@@ -44,6 +44,8 @@ def _reason(G, alpha=0.85, personalization=None, max_iter=100, tol=1e-06, nstart
     reason = weight_reason(weight) or real_reason(alpha, "alpha") or real_reason(tol, "tol")
     if reason:
         return reason
+    if alpha is None:
+        return "alpha must be a real number; given None"
     if not 0 <= alpha <= 1:
         return f"alpha must be in [0, 1] for the backend; given {alpha}"
     if tol is None or tol < 0:
