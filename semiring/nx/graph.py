@@ -175,7 +175,14 @@ def _order_of(adj, nodes, index):
     counts = np.fromiter((len(adj[u]) for u in nodes), dtype=np.int64, count=len(nodes))
     indptr = np.zeros(len(nodes) + 1, dtype=np.int64)
     np.cumsum(counts, out=indptr[1:])
-    indices = np.fromiter((index[v] for u in nodes for v in adj[u]), dtype=np.int64, count=int(indptr[-1]))
+    try:
+        indices = np.fromiter((index[v] for u in nodes for v in adj[u]), dtype=np.int64, count=int(indptr[-1]))
+    except ValueError:
+        # a view whose len() disagrees with its iteration (networkx's multigraph edge_subgraph
+        # counts a neighbour whose keys are all filtered out): count what iterating gives
+        rows = [[index[v] for v in adj[u]] for u in nodes]
+        indptr[1:] = np.cumsum([len(r) for r in rows])
+        indices = np.fromiter((i for r in rows for i in r), dtype=np.int64, count=int(indptr[-1]))
     return indptr, indices
 
 
