@@ -56,6 +56,11 @@ FUNCTIONS = {
                              "multigraphs, node attributes, non-numeric or uneven edge data, Graph subclasses.",
     "betweenness_centrality": "Batched Brandes (plus.first products forward, dependency products backward); k "
                               "samples networkx's sources from the same seed. Declines weight.",
+    "louvain_communities": "Louvain in parallel rounds (plus.times with the community indicator, argmax, Up/Down "
+                           "label rounds, vertex dropping): a partition as good, not networkx's for the same "
+                           "seed. Declines directed graphs, multigraphs, negative or NaN weights.",
+    "modularity": "Products with the community indicator, networkx's formula. Declines directed graphs, "
+                  "multigraphs, negative or NaN weights, and graphs of total weight 0.",
 }
 
 

@@ -5,6 +5,7 @@ engine. Each takes a :class:`semiring.nx.Graph`; ``can_run`` checks are attached
 from .centrality import betweenness_centrality
 from .cluster import triangles
 from .coloring import greedy_color
+from .community import louvain_communities, modularity
 from .components import (
     connected_components, is_connected, is_strongly_connected, is_weakly_connected, number_connected_components,
     number_strongly_connected_components, number_weakly_connected_components, weakly_connected_components,
@@ -28,4 +29,5 @@ __all__ = [
     "number_strongly_connected_components", "is_strongly_connected",
     "pagerank", "triangles",
     "minimum_spanning_tree", "betweenness_centrality",
+    "louvain_communities", "modularity",
 ]
