@@ -36,6 +36,8 @@ MODULES = (
     "networkx.algorithms.tests.test_mis",
     "networkx.algorithms.link_analysis",
     "networkx.algorithms.tests.test_cluster",
+    "networkx.algorithms.tree.tests.test_mst",
+    "networkx.algorithms.centrality.tests.test_betweenness_centrality",
 )
 _OUTCOMES = ("passed", "failed", "xfailed", "xpassed", "skipped", "errors", "error", "deselected", "warnings")
 
