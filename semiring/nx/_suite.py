@@ -38,6 +38,8 @@ MODULES = (
     "networkx.algorithms.tests.test_cluster",
     "networkx.algorithms.tree.tests.test_mst",
     "networkx.algorithms.centrality.tests.test_betweenness_centrality",
+    "networkx.algorithms.community.tests.test_louvain",
+    "networkx.algorithms.community.tests.test_quality",
 )
 _OUTCOMES = ("passed", "failed", "xfailed", "xpassed", "skipped", "errors", "error", "deselected", "warnings")
 

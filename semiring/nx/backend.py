@@ -31,12 +31,27 @@ from .graph import Graph, from_networkx, to_networkx
 #: dispatch name -> adapter (networkx's exact signature; returns plain Python values).
 FUNCTIONS = {name: getattr(nxapi, name) for name in nxapi.__all__}
 
+#: why networkx's tests of exact Louvain partitions fail on the engine
+_LOUVAIN_PARTITION = ("the engine's Louvain moves vertices in parallel rounds and draws another random stream: "
+                      "for the same seed its partition differs from networkx's sequential sweep (its modularity "
+                      "is tested instead)")
+
 #: networkx tests whose expected answer differs for a genuine reason, with that reason. Keys are
 #: pytest node ids relative to the networkx package; ``on_start_tests`` marks them xfail (strict).
 XFAIL_TESTS = {
     "algorithms/tests/test_mis.py::test_random_seed":
         "a different random stream: Luby's algorithm on the engine draws another valid maximal independent set "
         "for the same seed",
+    "algorithms/community/tests/test_louvain.py::test_karate_club_partition":
+        _LOUVAIN_PARTITION,
+    "algorithms/community/tests/test_louvain.py::test_undirected_selfloops":
+        _LOUVAIN_PARTITION,
+    "algorithms/community/tests/test_louvain.py::test_none_weight_param":
+        _LOUVAIN_PARTITION,
+    "algorithms/community/tests/test_louvain.py::test_multigraph":
+        _LOUVAIN_PARTITION + " (the engine's partition of a Graph against networkx's of the declined MultiGraph)",
+    "algorithms/community/tests/test_louvain.py::test_max_level":
+        _LOUVAIN_PARTITION + " (against the levels of networkx's own louvain_partitions)",
 }
 
 #: should_run sends networkx graphs with fewer edges than this back to networkx (see should_run).
