@@ -37,15 +37,19 @@ def _graph_reason(G, weight):
     return weight_reason(weight)
 
 
+def _number_reason(x, what):
+    return f"{what} must be a real number; given None" if x is None else real_reason(x, what)
+
+
 def _louvain_reason(G, weight="weight", resolution=1, threshold=0.0000001, max_level=None, seed=None):
     if max_level is not None and not is_int(max_level):
         return f"max_level must be an integer or None; given {max_level!r} (networkx decides what that does)"
-    return (_graph_reason(G, weight) or real_reason(resolution, "resolution")
-            or real_reason(threshold, "threshold"))
+    return (_graph_reason(G, weight) or _number_reason(resolution, "resolution")
+            or _number_reason(threshold, "threshold"))
 
 
 def _modularity_reason(G, communities, weight="weight", resolution=1):
-    return _graph_reason(G, weight) or real_reason(resolution, "resolution")
+    return _graph_reason(G, weight) or _number_reason(resolution, "resolution")
 
 
 def _weights(G, weight):
