@@ -28,7 +28,7 @@ from ...algorithms.graph import Graph as _EngineGraph
 from ...algorithms.mst import forest_edges
 from ...backends._xp import asnumpy
 from ...core.matrix import Matrix
-from ...ops import IndexUnaryOp, binary, indexunary
+from ...ops import IndexUnaryOp, binary, indexunary, unary
 from ._common import checked_by
 
 #: networkx's algorithm names -> the engine's method.
@@ -109,9 +109,11 @@ def _edge_data(G, F, u, v):
     n = len(G)
     want = u * n + v
     data = [{} for _ in range(u.shape[0])]
+    # Fp = one(F) as bool   (first(W, Fp) keeps W's dtype: bool unifies with any)
+    Fp = _core.apply(F, unary.one).dup("bool")
     for name, W in G.weights.items():
-        # X = W .* F   (the attribute at the forest's edges)
-        r, c, x = (asnumpy(a) for a in _core.ewise_mult(W.A, F, binary.first).to_coo())
+        # X = W .* Fp   (the attribute at the forest's edges)
+        r, c, x = (asnumpy(a) for a in _core.ewise_mult(W.A, Fp, binary.first).to_coo())
         keys = r * n + c
         x = x[np.searchsorted(keys, want)].tolist()
         for t, val in enumerate(x):
