@@ -158,3 +158,15 @@ def test_declines_inside_and_fallback():
                                                                                            **NX)
         with pytest.raises(ZeroDivisionError):  # networkx's own answer for total weight 0
             nx.community.modularity(zero, [{0, 1}])
+
+
+@pytest.mark.gpu
+def test_adapters_on_gpu():
+    G = GRAPHS["weighted_loops"]
+    with nx.config.backends.semiring(device="gpu"):
+        assert BackendInterface.convert_from_nx(G, edge_attrs={"weight": 1}).device == "gpu"
+        got = nx.community.louvain_communities(G, seed=1, **SR)
+        assert nx.community.is_partition(G, got)
+        q = nx.community.modularity(G, got, **NX)
+        assert nx.community.modularity(G, got, **SR) == pytest.approx(q, rel=1e-12)
+        assert q >= 0.96 * nx.community.modularity(G, nx.community.louvain_communities(G, seed=1, **NX), **NX)
