@@ -216,14 +216,14 @@ def pagerank(A, *, alpha=0.85, personalization=None, max_iter=100, tol=1e-6, wei
             # r = ((1 - alpha) + alpha s) p   (teleport and the dangling rank, both spread by p)
             r = _core.apply(p, binary.times, right=(1.0 - alpha) + alpha * s)
         else:
-            # r = (1 - alpha) p + (alpha s) g
-            r = _core.ewise_add(_core.apply(p, binary.times, right=1.0 - alpha),
-                                _core.apply(g, binary.times, right=alpha * s), binary.plus)
-        # r = r + t   (r is full, t is absent where no rank arrives)
-        r = _core.ewise_add(r, t, binary.plus)
+            # r = (1 - alpha) p .+ (alpha s) g   (both full: the intersection is every vertex)
+            r = _core.ewise_mult(_core.apply(p, binary.times, right=1.0 - alpha),
+                                 _core.apply(g, binary.times, right=alpha * s), binary.plus)
+        # r<t.S> = r .+ t   (r is full; t is absent where no rank arrives, and r keeps its value there)
+        _core.ewise_mult(r, t, binary.plus, mask=t.S, out=r)
         if tol is not None:
-            # err = plus_reduce(abs(r - x))
-            err = float(_core.reduce_scalar(_core.apply(_core.ewise_add(r, x, binary.minus), unary.abs),
+            # err = plus_reduce(abs(r .- x))   (both full)
+            err = float(_core.reduce_scalar(_core.apply(_core.ewise_mult(r, x, binary.minus), unary.abs),
                                             monoid.plus))
             if err < n * tol:
                 return r
