@@ -219,7 +219,7 @@ def weighted_graphs(draw):
     return symmetric(n, r, c, w)
 
 
-@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(A=weighted_graphs())
 def test_random_graphs_match_scipy_and_kruskal(A):
     for method in METHODS:
