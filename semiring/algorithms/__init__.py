@@ -9,6 +9,7 @@ from .components import connected_components, strongly_connected_components
 from .graph import Graph
 from .mst import minimum_spanning_forest
 from .pagerank import pagerank
+from .partition import balance, edge_cut, kernighan_lin_bisection, partition
 from .sssp import SSSPResult, sssp
 from .triangles import triangle_count, triangles_per_vertex
 
@@ -16,4 +17,5 @@ __all__ = ["Graph", "bfs", "BFSResult", "LevelTrace", "sssp", "SSSPResult", "col
            "connected_components", "strongly_connected_components", "floyd_warshall",
            "all_pairs_shortest_paths", "louvain", "modularity",
            "pagerank", "triangle_count", "triangles_per_vertex",
-           "minimum_spanning_forest", "betweenness_centrality"]
+           "minimum_spanning_forest", "betweenness_centrality",
+           "partition", "edge_cut", "balance", "kernighan_lin_bisection"]

@@ -1,0 +1,734 @@
+"""Graph partitioning: k parts of nearly equal size joined by few (light) edges.
+
+- ``method="multilevel"``: the multilevel k-way scheme of METIS (Karypis and Kumar 1998;
+  Hendrickson and Leland 1995), in three phases.
+
+  1. *Coarsening* by heavy-edge matching, in parallel rounds: every unmatched vertex proposes
+     to its heaviest unmatched neighbour and mutual proposals match (the handshaking matching
+     of Fagginger Auer and Bisseling 2012). The proposal is one ``max.plus`` product over a key
+     matrix that holds each edge weight's (float32) bits above a random rank of the neighbour,
+     so the maximum names the neighbour as well as the weight. Vertices left unmatched when
+     more than a tenth of the graph is pair up with another left-over vertex of the same heaviest
+     neighbour (METIS's two-hop matching), or, without neighbours, with each other. With C the
+     n x n_c 0/1 matrix of the merge, the coarse graph is ``C' (W C)`` over ``plus.times``
+     (weights of merged parallel edges add up; the diagonal, inside the merged pairs, is
+     dropped) and the coarse vertex weights are ``vw plus.times C``.
+  2. *Initial partition* of the coarsest graph (about 30 vertices per part, or where matching
+     stops shrinking the graph) by recursive bisection: greedy graph growing from several
+     random starts, each refined by Fiduccia-Mattheyses, the lowest cut kept.
+  3. *Uncoarsening*: each finer level takes its coarse vertex's part (``p = C any.second p_c``)
+     and is refined. First parallel greedy rounds: the connection of every vertex to every
+     part is one product ``conn = W plus.times P`` (P the n x k part indicator); each vertex
+     with a positive gain towards a neighbouring part proposes the best one, rounds alternate
+     between moves to higher and to lower part ids (two neighbours never swap past each
+     other), each part accepts proposals best first while it stays under its cap, and a round
+     that made the cut worse (adjacent vertices moving together) is undone. Then
+     Fiduccia-Mattheyses passes over the boundary (:mod:`._partition_host`, sequential).
+
+  Balance: every part weighs at most ``cap = max(ceil(n/k), floor((1 + imbalance) n/k))``
+  vertices; vertices leave any part still above it at each level (cheapest first), so the
+  result has ``balance(parts, k) <= cap / (n/k)``.
+- ``method="bfs"``: BFS-grown parts (as in the level-structure partitioners of Farhat 1988 and
+  the course notes this project follows): a BFS by level from a pseudo-peripheral vertex of
+  each component (the last vertex reached by a first BFS, George and Liu 1979), each level
+  ordered by its vertices' earliest parent (a ``min.second`` product over the parents' places,
+  as Cuthill-McKee orders), and that order cut into k runs of ``floor``/``ceil(n/k)`` vertices.
+  Fast and exactly balanced; its cut is what the multilevel method improves on.
+- :func:`kernighan_lin_bisection`: Kernighan-Lin passes (single moves, alternating sides) from
+  a random or given bisection; the gains are ``-s .* (W plus.times s)`` with ``s = +-1``.
+
+The graph must be undirected (a symmetric matrix). Values are edge weights (a bool pattern
+weighs 1 per edge; explicit zeros are edges of weight 0); they must be non-negative and not
+NaN. Self-loops are never cut and are ignored.
+
+References
+----------
+G. Karypis, V. Kumar, "A fast and high quality multilevel scheme for partitioning irregular
+graphs", SIAM J. Sci. Comput. 20(1), 1998; "Multilevel k-way partitioning scheme for irregular
+graphs", J. Parallel Distrib. Comput. 48(1), 1998. B. Hendrickson, R. Leland, "A multilevel
+algorithm for partitioning graphs", Supercomputing 1995. B. O. Fagginger Auer, R. H. Bisseling,
+"A GPU algorithm for greedy graph matching", Facing the Multicore Challenge II, LNCS 7174,
+2012. B. W. Kernighan, S. Lin, "An efficient heuristic procedure for partitioning graphs",
+Bell System Technical Journal 49(2), 1970. C. M. Fiduccia, R. M. Mattheyses, "A linear-time
+heuristic for improving network partitions", DAC 1982. C. Farhat, "A simple and efficient
+automatic FEM domain decomposer", Computers and Structures 28(5), 1988. A. George, J. W. H.
+Liu, "An implementation of a pseudoperipheral node finder", ACM TOMS 5(3), 1979.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .. import core as _core
+from ..backends._xp import asnumpy
+from ..core.matrix import Matrix
+from ..core.vector import Vector
+from ..exceptions import DomainMismatch, InvalidValue
+from ..ops import binary, indexunary, monoid, semiring, unary
+from ..ops._base import UnaryOp
+from . import _partition_host as _host
+from .components import connected_components
+from .graph import as_graph
+
+_METHODS = ("multilevel", "bfs")
+#: Coarsen until at most this many vertices per part remain (METIS: 30 k), and never below
+#: COARSEN_MIN vertices; a graph of at most twice that size is partitioned as it is (one
+#: level of coarsening would only blur it).
+COARSEN_PER_PART = 30
+COARSEN_MIN = 60
+#: A level that keeps more than this fraction of its vertices ends the coarsening.
+COARSEN_MIN_SHRINK = 0.9
+#: Handshake rounds of the matching per level; they stop early when a round matches under
+#: MATCH_STOP of the remaining candidates.
+MATCH_ROUNDS = 4
+MATCH_STOP = 0.05
+#: Two-hop matching runs when more than this fraction of the vertices is left unmatched.
+TWO_HOP_FRACTION = 0.1
+#: Random starts of greedy graph growing for each bisection of the coarsest graph.
+INIT_TRIES = 8
+#: Parallel greedy refinement rounds and FM passes per level.
+GREEDY_ROUNDS = 4
+FM_PASSES = 2
+
+_LOW32 = np.int64(0xFFFFFFFF)
+
+
+def _weight_key(xp, x):
+    # float32 bits of a non-negative weight order like the weight; shifted to the high word
+    return x.astype(np.float32).view(np.int32).astype(np.int64) << 32
+
+
+#: key(w) = float32 bits of w << 32: orders non-negative weights, leaves the low word free.
+WEIGHT_KEY = UnaryOp(_weight_key, "weight_key", output="int64", _internal=True,
+                     cuda="((long long)__float_as_int((float)x)) << 32")
+
+
+# ---------------------------------------------------------------------------------------------
+# input
+# ---------------------------------------------------------------------------------------------
+
+def _weights(A, what):
+    """(Graph, W): W is A's weights as float64 without the diagonal, cached on the Graph."""
+    G = as_graph(A, what)
+    if G.kind != "undirected":
+        raise InvalidValue(f"{what}: the graph must be undirected (a symmetric matrix, values included); "
+                           "given a matrix that differs from its transpose")
+    W = G.cache.get("partition_weights")
+    if W is None:
+        A = G.A
+        if A.dtype.kind not in "biuf":
+            raise DomainMismatch(f"{what}: expected bool, integer or float edge weights; given dtype {A.dtype}")
+        if A.dtype.kind == "f" and A.nvals:
+            vals = A.to_coo()[2]
+            if bool((vals != vals).any()):
+                raise InvalidValue(f"{what}: edge weights must not be NaN; given a matrix with NaN values")
+        if A.dtype.kind in "if" and _core.select(A, indexunary.valuelt, 0).nvals:
+            raise InvalidValue(f"{what}: edge weights must be non-negative; given a matrix with negative values")
+        # W = offdiag(A) as float64   (a pattern weighs 1)
+        W = _core.select(_core.apply(A, unary.identity).dup("float64"), indexunary.offdiag)
+        G.cache["partition_weights"] = W
+    return G, W
+
+
+def _int_arg(x, what, name, low):
+    if isinstance(x, (bool, np.bool_)) or not isinstance(x, (int, np.integer)):
+        raise InvalidValue(f"{what}: {name} must be an integer; given {x!r}")
+    if x < low:
+        raise InvalidValue(f"{what}: {name} must be at least {low}; given {x}")
+    return int(x)
+
+
+def _parts_array(parts, n, k, what):
+    """Host int64 array of a part-id Vector (or array) of size n with every vertex present and
+    values in 0..k-1 (k=None: any non-negative)."""
+    if isinstance(parts, Vector):
+        if parts.size != n:
+            raise InvalidValue(f"{what}: parts must have one entry per vertex ({n}); given a Vector of size "
+                               f"{parts.size}")
+        if parts.nvals != n:
+            raise InvalidValue(f"{what}: every vertex needs a part; given {n - parts.nvals} vertices without one")
+        if parts.dtype.kind not in "biu":
+            raise InvalidValue(f"{what}: part ids must be integers; given dtype {parts.dtype}")
+        p = asnumpy(parts.to_dense())
+    else:
+        p = np.asarray(asnumpy(parts) if hasattr(parts, "get") else parts)
+        if p.ndim != 1 or p.shape[0] != n:
+            raise InvalidValue(f"{what}: parts must have one entry per vertex ({n}); given shape {p.shape}")
+        if n and p.dtype.kind not in "biu":
+            raise InvalidValue(f"{what}: part ids must be integers; given dtype {p.dtype}")
+    p = p.astype(np.int64)
+    if n and (p.min() < 0 or (k is not None and p.max() >= k)):
+        bad = int(p[(p < 0) | (p >= (k if k is not None else np.iinfo(np.int64).max))][0])
+        raise InvalidValue(f"{what}: part ids must be in 0..{'k-1' if k is None else k - 1}; given {bad}")
+    return p
+
+
+def _cap(n, k, imbalance):
+    """Largest allowed part weight: max(ceil(n/k), floor((1 + imbalance) n/k))."""
+    return max(-(-n // k), math.floor((1 + imbalance) * n / k + 1e-9))
+
+
+# ---------------------------------------------------------------------------------------------
+# multilevel: levels, coarsening, projection
+# ---------------------------------------------------------------------------------------------
+
+class _Level:
+    """One level: W (float64, symmetric, no diagonal), host vertex weights, and the merge
+    matrix C to the next coarser level."""
+
+    def __init__(self, W, vw):
+        self.W, self.vw, self.n = W, vw, W.nrows
+        self.C = None
+        # total = plus_reduce(W)   (twice the edge weight)
+        self.total = float(_core.reduce_scalar(W, monoid.plus)) if W.nvals else 0.0
+        self._host = None
+
+    def host(self):
+        if self._host is None:
+            self._host = _host.HostGraph.from_matrix(self.W, self.vw)
+        return self._host
+
+
+def _match(level, maxvw, rng):
+    """mate[i]: the vertex i merges with (i itself if none); heavy-edge handshaking rounds,
+    then two-hop pairs of the left-over vertices."""
+    W, vw, n, dev = level.W, level.vw, level.n, level.W.device
+    # K = weight_key(W)   (weight bits in the high word; the low word takes the neighbour's rank)
+    K = _core.apply(W, WEIGHT_KEY)
+    rank = rng.permutation(n).astype(np.int64)
+    vertex_of = np.empty(n, dtype=np.int64)
+    vertex_of[rank] = np.arange(n, dtype=np.int64)
+    mate = np.arange(n, dtype=np.int64)
+    light = 2 * vw <= maxvw
+    cand = light.copy()
+    for _ in range(MATCH_ROUNDS):
+        ci = np.flatnonzero(cand)
+        if ci.size < 2:
+            break
+        u = Vector.from_coo(ci, rank[ci], size=n, dtype="int64", device=dev)
+        # best<u.S> = K max.plus u   (each candidate's heaviest candidate neighbour: key + its rank)
+        best = _core.mxv(K, u, semiring.max_plus, mask=u.S)
+        i, key = (asnumpy(a) for a in best.to_coo())
+        j = vertex_of[key & _LOW32]
+        choice = np.full(n, -1, dtype=np.int64)
+        choice[i] = j
+        mutual = choice[j] == i
+        mi, mj = i[mutual], j[mutual]
+        mate[mi] = mj
+        cand[mi] = False
+        cand[ci[choice[ci] < 0]] = False  # no candidate neighbour now: none later either
+        if mi.size <= MATCH_STOP * ci.size:
+            break
+    left = np.flatnonzero((mate == np.arange(n)) & light)
+    if left.size > 1:
+        lv = Vector.from_coo(left, True, size=n, dtype="bool", device=dev)
+        everyone = Vector.from_dense(rank, device=dev)
+        # hub<left.S> = K max.plus rank   (each left-over vertex's heaviest neighbour, matched or not)
+        hub = _core.mxv(K, everyone, semiring.max_plus, mask=lv.S)
+        hi, hkey = (asnumpy(a) for a in hub.to_coo())
+        hub_of = np.full(n, n, dtype=np.int64)  # n: no neighbour (isolated vertices pair with each other)
+        if left.size > TWO_HOP_FRACTION * n:
+            hub_of[hi] = vertex_of[hkey & _LOW32]
+        else:  # few left: only the isolated ones pair up
+            hub_of[hi] = -1 - hi
+        h = hub_of[left]
+        o = np.lexsort((left, h))
+        a, h = left[o], h[o]
+        start = np.r_[True, h[1:] != h[:-1]]
+        pos = np.arange(a.size) - np.flatnonzero(start)[np.cumsum(start) - 1]
+        first = np.flatnonzero((pos % 2 == 0)[:-1] & (h[1:] == h[:-1]))
+        mate[a[first]] = a[first + 1]
+        mate[a[first + 1]] = a[first]
+    return mate
+
+
+def _coarsen(level, maxvw, rng):
+    """The next coarser level (and level.C), or None when matching would keep over
+    COARSEN_MIN_SHRINK of the vertices."""
+    n, dev = level.n, level.W.device
+    mate = _match(level, maxvw, rng)
+    rep = np.minimum(np.arange(n), mate)
+    is_rep = rep == np.arange(n)
+    nc = int(is_rep.sum())
+    if nc > COARSEN_MIN_SHRINK * n:
+        return None
+    cmap = (np.cumsum(is_rep) - 1)[rep]
+    # C(i, cmap(i)) = 1
+    C = Matrix.from_coo(np.arange(n), cmap, 1, nrows=n, ncols=nc, dtype="int64", device=dev)
+    # Wc = offdiag(C' (W plus.times C))   (merged edges add up; weight inside a pair dropped)
+    Wc = _core.select(_core.mxm(C.T, _core.mxm(level.W, C, semiring.plus_times), semiring.plus_times),
+                      indexunary.offdiag)
+    # vwc = vw plus.times C
+    vwc = _core.vxm(Vector.from_dense(level.vw, device=dev), C, semiring.plus_times)
+    level.C = C
+    return _Level(Wc, asnumpy(vwc.to_dense(0)).astype(np.int64))
+
+
+def _project(level, parts_c):
+    """Parts of ``level``'s vertices from the parts of the next coarser level."""
+    pc = Vector.from_dense(parts_c, device=level.W.device)
+    # p = C any.second pc   (C has one entry per row: each vertex takes its coarse vertex's part)
+    return asnumpy(_core.mxv(level.C, pc, semiring.any_second).to_dense()).astype(np.int64)
+
+
+# ---------------------------------------------------------------------------------------------
+# multilevel: initial partition and refinement
+# ---------------------------------------------------------------------------------------------
+
+def _estimates(conns, parts, n, interior):
+    """(gain of the best move to a neighbouring part, v) for the boundary vertices and the
+    vertices without neighbours, and with ``interior`` also (-(weight inside), v) for the rest,
+    from the connections (rows, parts, weights, own)."""
+    r, q, c, own = conns
+    ext = q != parts[r]
+    best = np.full(n, -np.inf)
+    np.maximum.at(best, r[ext], c[ext])
+    free = own == 0
+    if not interior:
+        free &= np.bincount(r, minlength=n) == 0
+    keep = np.flatnonzero((best > -np.inf) | free | interior)
+    est = np.where(best > -np.inf, best, 0.0)[keep] - own[keep]
+    return list(zip(est.tolist(), keep.tolist()))
+
+
+def _host_connections(g, parts, k):
+    """The connections of :func:`_connections`, computed on the host (small graphs)."""
+    p = np.asarray(parts, dtype=np.int64)
+    rows = g.rows()
+    key = rows * k + p[g.indices]
+    w = np.bincount(key, weights=g.data, minlength=g.n * k)
+    nz = np.flatnonzero(np.bincount(key, minlength=g.n * k))
+    r, q, c = nz // k, nz % k, w[nz]
+    own = np.zeros(g.n)
+    m = q == p[r]
+    own[r[m]] = c[m]
+    return r, q, c, own
+
+
+def _fm(g, parts, pw, cap, target, tie, tol, stall=_host.FM_STALL, conns=None, level=None):
+    """FM passes: from the boundary until a pass gains nothing, then from every vertex (an
+    interior vertex leaving the heavier side can make room for better moves, as in KL) until
+    a pass gains nothing, at most FM_PASSES each. The gains that order each pass come from
+    ``level``'s algebra (conn = W plus.times P) when given, else from the host."""
+    k = len(pw)
+    for interior in (False, True):
+        for _ in range(FM_PASSES):
+            p = np.asarray(parts, dtype=np.int64)
+            if conns is None:
+                conns = _connections(level, p, k) if level is not None else _host_connections(g, p, k)
+            est = _estimates(conns, p, g.n, interior)
+            gain = _host.fm_pass(g, parts, pw, cap, target, tie, est, conns, stall=stall, tol=tol)
+            conns = None
+            if gain <= tol:
+                break
+
+
+def _bisect(g, k0, kk, imbalance, rng, tol):
+    """Best of INIT_TRIES greedy-growing bisections (each FM-refined) as a 0/1 array; side 0
+    aims at k0/kk of the weight."""
+    vw = g.vwa
+    tot = int(vw.sum())
+    t = [tot * k0 / kk, tot * (kk - k0) / kk]
+    big = int(vw.max()) - 1 if vw.size else 0
+    cap = [max(x * (1 + imbalance), math.ceil(x - 1e-9) + big) for x in t]
+    tie = rng.permutation(g.n).tolist()
+    best = None
+    for _ in range(INIT_TRIES):
+        side = _host.grow_bisection(g, t[0], cap[0], rng.permutation(g.n).tolist())
+        pw = g.part_weights(side, 2)
+        _host.rebalance(g, side, pw, cap, tie)
+        _fm(g, side, pw, cap, t, tie, tol, stall=g.n)
+        key = (sum(max(0, pw[s] - cap[s]) for s in (0, 1)), g.cut(side))
+        if best is None or key < best[0]:
+            best = (key, side)
+    return np.asarray(best[1], dtype=np.int64)
+
+
+def _initial(level, k, imbalance, rng, tol):
+    """Recursive bisection of the coarsest level into k parts."""
+    g = level.host()
+    parts = np.zeros(level.n, dtype=np.int64)
+    todo = [(np.arange(level.n, dtype=np.int64), k, 0)]
+    while todo:
+        verts, kk, base = todo.pop()
+        if kk == 1 or verts.size < 2:
+            parts[verts] = base
+            continue
+        k0 = kk // 2
+        side = _bisect(g if verts.size == level.n else g.subgraph(verts), k0, kk, imbalance, rng, tol)
+        todo.append((verts[side == 0], k0, base))
+        todo.append((verts[side == 1], kk - k0, base + k0))
+    return parts
+
+
+def _connections(level, parts, k):
+    """Host (rows, parts, weights) of conn = W plus.times P, and own[i] = conn(i, parts[i])."""
+    n = level.n
+    P = Matrix.from_coo(np.arange(n), parts, 1.0, nrows=n, ncols=k, dtype="float64", device=level.W.device)
+    # conn = W plus.times P   (conn(i, q): the weight from vertex i into part q)
+    conn = _core.mxm(level.W, P, semiring.plus_times)
+    r, q, c = (asnumpy(a) for a in conn.to_coo())
+    own = np.zeros(n)
+    m = q == parts[r]
+    own[r[m]] = c[m]
+    return r, q, c, own
+
+
+def _proposals(conns, parts, pw, cap, vw, tie, upward, k):
+    """(vertices, target parts) of one parallel greedy round."""
+    r, q, c, own = conns
+    ext = q != parts[r]
+    er, eq = r[ext], q[ext]
+    eg = c[ext] - own[er]
+    p = parts[er]
+    wv = vw[er]
+    ok = (eq > p) if upward else (eq < p)
+    ok &= (eg > 0) | ((eg == 0) & (pw[eq] + wv < pw[p]))  # zero gain only towards a lighter part
+    ok &= pw[eq] + wv <= cap
+    er, eq, eg, wv = er[ok], eq[ok], eg[ok], wv[ok]
+    if not er.size:
+        return er, eq
+    # each vertex's best target: largest gain, then lighter part, then lower id
+    o = np.lexsort((eq, pw[eq], -eg, er))
+    er, eq, eg, wv = er[o], eq[o], eg[o], wv[o]
+    f = np.r_[True, er[1:] != er[:-1]]
+    er, eq, eg, wv = er[f], eq[f], eg[f], wv[f]
+    # each part takes its proposals best first while it stays within the cap
+    o = np.lexsort((tie[er], -eg, eq))
+    er, eq, wv = er[o], eq[o], wv[o]
+    cs = np.cumsum(wv)
+    start = np.r_[True, eq[1:] != eq[:-1]]
+    before = (cs - wv)[np.flatnonzero(start)][np.cumsum(start) - 1]
+    take = pw[eq] + cs - before <= cap
+    er, eq, wv = er[take], eq[take], wv[take]
+    # no part gives away all it has
+    src = parts[er]
+    keep = (pw - np.bincount(src, weights=wv, minlength=k))[src] > 0
+    return er[keep], eq[keep]
+
+
+def _refine(level, parts, k, cap, rng, tol, last):
+    """Parallel greedy rounds (algebra), rebalancing, then FM passes (host)."""
+    vw = level.vw
+    tie = rng.permutation(level.n)
+    pw = np.bincount(parts, weights=vw, minlength=k).astype(np.int64)
+    conns = _connections(level, parts, k)
+    cut = (level.total - conns[3].sum()) / 2
+    quiet = 0
+    for rnd in range(GREEDY_ROUNDS):
+        vi, vq = _proposals(conns, parts, pw, cap, vw, tie, rnd % 2 == 0, k)
+        if not vi.size:
+            quiet += 1
+            if quiet == 2:
+                break
+            continue
+        quiet = 0
+        old = parts[vi].copy()
+        parts[vi] = vq
+        new = _connections(level, parts, k)
+        new_cut = (level.total - new[3].sum()) / 2
+        if new_cut > cut + tol:  # neighbours moved together and it cost: undo and stop
+            parts[vi] = old
+            break
+        conns, cut = new, new_cut
+        pw = np.bincount(parts, weights=vw, minlength=k).astype(np.int64)
+    g = level.host()
+    plist, pwl, capl, tiel = parts.tolist(), pw.tolist(), [cap] * k, tie.tolist()
+    if _host.rebalance(g, plist, pwl, capl, tiel):
+        conns = None  # moved: recomputed
+    _fm(g, plist, pwl, capl, [float(vw.sum()) / k] * k, tiel, tol, conns=conns, level=level)
+    if last:
+        _host.fill_empty(g, plist, pwl, k)
+    return np.asarray(plist, dtype=np.int64)
+
+
+def _multilevel(W, n, k, imbalance, seed):
+    rng = np.random.default_rng(seed)
+    cap = _cap(n, k, imbalance)
+    levels = [_Level(W, np.ones(n, dtype=np.int64))]
+    tol = 1e-9 * max(1.0, levels[0].total)
+    target = max(COARSEN_PER_PART * k, COARSEN_MIN)
+    maxvw = max(1, math.ceil(1.5 * n / target))
+    while levels[-1].n > target and n > 2 * target:
+        nxt = _coarsen(levels[-1], maxvw, rng)
+        if nxt is None:
+            break
+        levels.append(nxt)
+    parts = _initial(levels[-1], k, imbalance, rng, tol)
+    parts = _refine(levels[-1], parts, k, cap, rng, tol, len(levels) == 1)
+    for i in range(len(levels) - 2, -1, -1):
+        parts = _refine(levels[i], _project(levels[i], parts), k, cap, rng, tol, i == 0)
+    return parts
+
+
+# ---------------------------------------------------------------------------------------------
+# BFS-grown parts
+# ---------------------------------------------------------------------------------------------
+
+def _bfs_places(S, sources, n, dev):
+    """BFS by level from all ``sources`` (host array, in the order given) at once; returns each
+    vertex's place: sources first, then each level ordered by (earliest parent's place, id)."""
+    place = np.full(n, -1, dtype=np.int64)
+    place[sources] = np.arange(sources.size)
+    nxt = sources.size
+    frontier = Vector.from_coo(sources, place[sources], size=n, dtype="int64", device=dev)
+    seen = frontier.dup("bool")
+    while True:
+        # frontier<!seen.S, replace> = S min.second frontier   (each new vertex: its earliest parent's place)
+        frontier = _core.mxv(S, frontier, semiring.min_second, mask=~seen.S, replace=True)
+        if not frontier.nvals:
+            return place
+        idx, par = (asnumpy(a) for a in frontier.to_coo())
+        idx = idx[np.lexsort((idx, par))]
+        place[idx] = np.arange(nxt, nxt + idx.size)
+        nxt += idx.size
+        frontier = Vector.from_coo(idx, place[idx], size=n, dtype="int64", device=dev)
+        # seen<frontier.S> = true
+        _core.assign(seen, True, None, mask=frontier.S)
+
+
+def _bfs_parts(G, W, n, k):
+    dev = W.device
+    comp = asnumpy(connected_components(G).to_dense())
+    roots = np.flatnonzero(comp == np.arange(n))  # the smallest vertex of each component
+    place = _bfs_places(W, roots, n, dev)
+    # pseudo-peripheral start of each component: the last vertex its first BFS reached
+    last = np.zeros(n, dtype=np.int64)
+    np.maximum.at(last, comp, place)
+    by_place = np.empty(n, dtype=np.int64)
+    by_place[place] = np.arange(n)
+    starts = by_place[last[roots]]
+    place = _bfs_places(W, starts, n, dev)
+    order = np.lexsort((place, comp))  # component by component, each in BFS order
+    parts = np.empty(n, dtype=np.int64)
+    parts[order] = np.arange(n) * k // n
+    return parts
+
+
+# ---------------------------------------------------------------------------------------------
+# public functions
+# ---------------------------------------------------------------------------------------------
+
+def partition(A, k, *, method="multilevel", seed=0, imbalance=0.03):
+    """Partition the vertices into k parts of nearly equal size with a small edge cut.
+
+    Parameters
+    ----------
+    A : Matrix or Graph, shape (n, n)
+        An undirected graph (symmetric matrix). Values are edge weights: bool (each edge
+        weighs 1), integer or float, non-negative, not NaN; explicit zeros are edges of weight
+        0. Self-loops are ignored.
+    k : int
+        Number of parts, 1 <= k <= n (any k >= 1 when n = 0).
+    method : {"multilevel", "bfs"}
+        "multilevel": METIS-style multilevel k-way partitioning (heavy-edge matching, recursive
+        bisection of the coarsest graph, greedy and Fiduccia-Mattheyses refinement at each
+        level). "bfs": consecutive runs of a BFS order (exactly balanced, larger cut).
+    seed : int
+        Random choices (matching ranks, growing starts, tie orders); the result is
+        deterministic for a given seed and the same on the CPU and the GPU for integer weights.
+    imbalance : float
+        Allowed excess of the largest part over n/k, as a fraction (0.03: 3 percent). Parts
+        hold at most ``max(ceil(n/k), floor((1 + imbalance) n/k))`` vertices ("bfs" ignores it:
+        its parts hold ``floor(n/k)`` or ``ceil(n/k)``).
+
+    Returns
+    -------
+    Vector of int64, size n
+        The part of every vertex, in 0..k-1; every part is non-empty.
+
+    Raises
+    ------
+    InvalidValue
+        A directed (non-symmetric) matrix, negative or NaN weights, k outside 1..n, an
+        unknown method, a negative imbalance, or A not a Matrix or Graph.
+    DimensionMismatch
+        A is not square.
+    DomainMismatch
+        Weights that are not bool, integer or float.
+
+    See Also
+    --------
+    edge_cut, balance, kernighan_lin_bisection
+
+    References
+    ----------
+    Karypis, Kumar, "Multilevel k-way partitioning scheme for irregular graphs", J. Parallel
+    Distrib. Comput. 48(1), 1998 (and the module docstring).
+
+    Examples
+    --------
+    >>> import semiring as sr
+    >>> A = sr.generators.grid(8, 8)
+    >>> p = sr.algorithms.partition(A, 2)
+    >>> sr.algorithms.edge_cut(A, p), sr.algorithms.balance(p, 2)
+    (8, 1.0)
+    """
+    what = "partition"
+    if method not in _METHODS:
+        raise InvalidValue(f"{what}: method must be one of {_METHODS}; given {method!r}")
+    G, W = _weights(A, what)
+    n = G.n
+    k = _int_arg(k, what, "k", 1)
+    if n and k > n:
+        raise InvalidValue(f"{what}: k must be at most the number of vertices ({n}); given {k}")
+    if isinstance(imbalance, (bool, np.bool_)) or not isinstance(imbalance, (int, float, np.integer, np.floating)) \
+            or not imbalance >= 0 or not math.isfinite(imbalance):
+        raise InvalidValue(f"{what}: imbalance must be a finite number >= 0; given {imbalance!r}")
+    _int_arg(seed, what, "seed", 0)
+    dev = W.device
+    if n == 0 or k == 1:
+        return Vector.from_dense(np.zeros(n, dtype=np.int64), device=dev)
+    if method == "bfs":
+        parts = _bfs_parts(G, W, n, k)
+    else:
+        parts = _multilevel(W, n, k, float(imbalance), seed)
+    return Vector.from_dense(parts, device=dev)
+
+
+def edge_cut(A, parts):
+    """Total weight of the edges whose ends lie in different parts (each undirected edge once).
+
+    Parameters
+    ----------
+    A : Matrix or Graph, shape (n, n)
+        An undirected graph, as for :func:`partition`.
+    parts : Vector or array of int, size n
+        A part id (>= 0) for every vertex.
+
+    Returns
+    -------
+    int or float
+        An int for bool or integer weights (a bool pattern counts edges), else a float.
+
+    Raises
+    ------
+    InvalidValue
+        As for :func:`partition`; ``parts`` of the wrong size, with a missing vertex, or with a
+        negative or non-integer id.
+
+    Notes
+    -----
+    With P the n x K part indicator, the weight each vertex keeps inside its part is
+    ``(W plus.times P)(i, parts[i])``; the cut is half of (all weight - kept weight).
+    """
+    what = "edge_cut"
+    G, W = _weights(A, what)
+    n = G.n
+    p = _parts_array(parts, n, None, what)
+    exact = G.A.dtype.kind in "biu"
+    if n == 0 or not W.nvals:
+        return 0 if exact else 0.0
+    if exact:  # integer arithmetic: exact for any size
+        W = _core.apply(W, unary.identity).dup("int64")
+    kk = int(p.max()) + 1
+    P = Matrix.from_coo(np.arange(n), p, 1, nrows=n, ncols=kk, dtype=W.dtype, device=W.device)
+    # kept = W plus.times P, restricted to (i, parts[i])   (weight inside each vertex's part)
+    kept = _core.ewise_mult(_core.mxm(W, P, semiring.plus_times), P, binary.first)
+    total = _core.reduce_scalar(W, monoid.plus)
+    inside = _core.reduce_scalar(kept, monoid.plus) if kept.nvals else 0
+    return int(total - inside) // 2 if exact else float(total - inside) / 2
+
+
+def balance(parts, k):
+    """The largest part's size over the average size: ``max_q |part q| / (n / k)``.
+
+    Parameters
+    ----------
+    parts : Vector or array of int, size n >= 1
+        A part id in 0..k-1 for every vertex.
+    k : int
+        Number of parts (>= 1).
+
+    Returns
+    -------
+    float
+        1.0 for perfectly equal parts; k when one part holds everything.
+
+    Raises
+    ------
+    InvalidValue
+        k < 1, no vertices, a missing vertex, or an id outside 0..k-1.
+    """
+    what = "balance"
+    k = _int_arg(k, what, "k", 1)
+    n = parts.size if isinstance(parts, Vector) else len(parts)
+    if n == 0:
+        raise InvalidValue(f"{what}: balance needs at least one vertex; given an empty partition")
+    p = _parts_array(parts, n, k, what)
+    return float(np.bincount(p, minlength=k).max() * k / n)
+
+
+def kernighan_lin_bisection(A, *, partition=None, max_iter=10, seed=0):
+    """A bisection improved by Kernighan-Lin passes.
+
+    Each pass moves one vertex at a time, alternately the unmoved vertex of side 0 and of side
+    1 whose move lowers the cut most (gains updated after each move), then keeps the prefix of
+    those pairs with the largest total gain; passes repeat while they gain, up to ``max_iter``.
+    Both sides keep their sizes.
+
+    Parameters
+    ----------
+    A : Matrix or Graph, shape (n, n)
+        An undirected graph, as for :func:`partition`.
+    partition : Vector or array of 0/1, size n, optional
+        The starting bisection. Default: a random one with ``n // 2`` vertices on side 1
+        (drawn from ``seed``).
+    max_iter : int
+        Most passes (>= 0).
+    seed : int
+        Random starting bisection when ``partition`` is None.
+
+    Returns
+    -------
+    Vector of int64, size n
+        0 or 1 for every vertex.
+
+    Raises
+    ------
+    InvalidValue
+        As for :func:`partition`; a ``partition`` with ids other than 0 and 1, of the wrong
+        size or with missing vertices; a negative ``max_iter``.
+
+    References
+    ----------
+    Kernighan, Lin, "An efficient heuristic procedure for partitioning graphs", Bell System
+    Technical Journal 49(2), 1970; the single-move form is networkx's
+    ``kernighan_lin_bisection``.
+
+    Examples
+    --------
+    >>> import semiring as sr
+    >>> A = sr.Matrix.from_coo([0, 1, 1, 2, 2, 3, 3, 4], [1, 0, 2, 1, 3, 2, 4, 3], nrows=5, ncols=5)
+    >>> p = sr.algorithms.kernighan_lin_bisection(A, partition=[0, 1, 0, 1, 0])
+    >>> sr.algorithms.edge_cut(A, p)
+    1
+    """
+    what = "kernighan_lin_bisection"
+    G, W = _weights(A, what)
+    n = G.n
+    max_iter = _int_arg(max_iter, what, "max_iter", 0)
+    if partition is None:
+        _int_arg(seed, what, "seed", 0)
+        side = np.zeros(n, dtype=np.int64)
+        side[np.random.default_rng(seed).permutation(n)[: n // 2]] = 1
+    else:
+        side = _parts_array(partition, n, 2, what)
+    dev = W.device
+    g = _host.HostGraph.from_matrix(W, np.ones(n, dtype=np.int64)) if n else None
+    for _ in range(max_iter if n else 0):
+        s = (2 * side - 1).astype(np.float64)
+        # t = W plus.times s   (s = +1 on side 1, -1 on side 0);  gain = -s .* t = external - internal
+        t = _core.mxv(W, Vector.from_dense(s, device=dev), semiring.plus_times)
+        gain = -s * asnumpy(t.to_dense(0.0))
+        _, pairs = _host.kl_sweep(g, side.tolist(), gain.tolist())
+        if not pairs:
+            break
+        a, b = np.asarray(pairs, dtype=np.int64).T
+        side[a], side[b] = 1, 0
+    return Vector.from_dense(side, device=dev)
+
+
+__all__ = ["partition", "edge_cut", "balance", "kernighan_lin_bisection"]
