@@ -10,6 +10,16 @@
   (``engine="fused"``, ``semiring.backends.gpu.coloring``); both engines give the same colors.
   The neighbours' colors are gathered as 64-bit sets with a ``bor.second`` product, and the
   smallest free color is the lowest zero bit (one product per 64 colors in use).
+- Gebremedhin-Manne (2000), speculative block-partitioned coloring: the vertices to color are
+  cut into p blocks of consecutive ids and colored in parallel steps, step j taking the j-th
+  vertex of every block; each takes the smallest color no neighbour has at the step's start
+  (two neighbours colored in the same step may pick the same one). The conflicts are found by
+  one product: with L the edges from the lower- to the higher-priority end, and Lc = diag(color) L,
+  ``Lc lor.eq color`` is true at every vertex that shares its color with a higher-priority
+  neighbour; those lose their colors and are colored again in the next pass, by the same block
+  scheme (the iterative form of Bozdag, Gebremedhin, Manne, Boman and Catalyurek 2008 in place
+  of GM's sequential phase 3). The highest-priority vertex of a pass never conflicts, so every
+  pass colors at least one vertex for good; in practice one or two passes recolor a handful.
 - Greedy largest-first (Welsh and Powell 1967), sequential: the reference for color counts.
 
 The graph is taken as undirected (A or A^T having an entry means an edge) and self-loops are
@@ -18,7 +28,10 @@ ignored.
 References
 ----------
 Luby, "A simple parallel algorithm for the maximal independent set problem", SIAM J. Comput.
-15(4), 1986. Jones, Plassmann, "A parallel graph coloring heuristic", SIAM J. Sci. Comput. 14(3),
+15(4), 1986. Gebremedhin, Manne, "Scalable parallel graph coloring algorithms", Concurrency:
+Practice and Experience 12(12), 2000. Bozdag, Gebremedhin, Manne, Boman, Catalyurek, "A framework
+for scalable greedy coloring on distributed-memory parallel computers", J. Parallel Distrib.
+Comput. 68(4), 2008. Jones, Plassmann, "A parallel graph coloring heuristic", SIAM J. Sci. Comput. 14(3),
 1993. Welsh, Powell, "An upper bound for the chromatic number of a graph", Comput. J. 10, 1967.
 LAGraph ``LAGraph_coloring`` / ``LAGraph_MaximalIndependentSet``.
 """
@@ -34,11 +47,14 @@ from ..backends._xp import asnumpy
 from ..core.matrix import Matrix
 from ..ops import binary, indexunary, semiring, unary
 from ..ops.monoid import any as monoid_any
+from ..ops.monoid import lor as monoid_lor
 from ..ops.monoid import plus as monoid_plus
 from ..ops._base import BinaryOp, UnaryOp
 from .graph import as_graph, use_fused
 
-_METHODS = ("jones_plassmann", "luby", "greedy")
+_METHODS = ("jones_plassmann", "luby", "greedy", "gebremedhin_manne")
+#: Gebremedhin-Manne: the default number of blocks p makes each pass at most this many steps.
+GM_STEPS = 64
 _M64 = (1 << 64) - 1
 
 
@@ -217,6 +233,64 @@ def _color_jones_plassmann(S, seed):
     return color
 
 
+def _lower_priority_edges(S, w):
+    """L(i, j) present (bool) for every edge whose end i has the lower weight: i loses to j."""
+    n = S.nrows
+    idx = np.arange(n, dtype=np.int64)
+    Dw = Matrix.from_coo(idx, idx, w, nrows=n, ncols=n, device=S.device)
+    # Wrow(i, j) = w(i) for every edge;  L(i, j) = w(i) < w(j)
+    Wrow = _core.mxm(Dw, S, semiring.any_first)
+    return _core.select(_core.mxm(Wrow, Dw, semiring.Semiring(monoid_any, binary.lt)), indexunary.valueeq, True)
+
+
+def gebremedhin_manne(S, seed=0, blocks=None):
+    """Speculative block-partitioned coloring of a symmetric pattern without self-loops.
+
+    Parameters
+    ----------
+    S : Matrix, shape (n, n)
+        Symmetric bool pattern, no diagonal (:func:`undirected_pattern`).
+    seed : int
+        Priorities (:func:`priorities`) that decide which end of a conflict is recolored.
+    blocks : int, optional
+        Number of blocks p (GM's processors); default ``ceil(n / GM_STEPS)``. A pass over the
+        vertices U still to color takes ``ceil(|U| / p)`` steps.
+
+    Returns
+    -------
+    (Vector of int64, list of int)
+        The colors, and the number of vertices colored in each pass (the first is n; each later
+        one is the number of conflicts the pass before left).
+    """
+    n = S.nrows
+    dev = S.device
+    p = -(-n // GM_STEPS) if blocks is None else blocks
+    L = _lower_priority_edges(S, priorities(n, seed))
+    conflict_semiring = semiring.Semiring(monoid_lor, binary.eq)
+    color = Vector(n, "int64", device=dev)
+    todo = np.arange(n, dtype=np.int64)
+    passes = []
+    while todo.size:
+        passes.append(int(todo.size))
+        steps = -(-todo.size // p)
+        for j in range(steps):
+            # ready = the j-th vertex of every block of U (blocks: runs of `steps` consecutive ids)
+            ready = Vector.from_coo(todo[j::steps], True, size=n, dtype="bool", device=dev)
+            _smallest_free_colour(S, color, ready)
+        u = Vector.from_coo(todo, True, size=n, dtype="bool", device=dev)
+        # cu<u.S> = color;  Lc = diag(cu) any.first L   (Lc(i, j) = color(i) for i in U losing to j)
+        ci, cv = _core.apply(color, unary.identity, mask=u.S).to_coo()
+        Dc = Matrix.from_coo(ci, ci, cv, nrows=n, ncols=n, device=dev)
+        Lc = _core.mxm(Dc, L, semiring.any_first)
+        # clash<u.S> = Lc lor.eq color   (a higher-priority neighbour has the same color)
+        clash = _core.select(_core.mxv(Lc, color, conflict_semiring), indexunary.valueeq, True)
+        todo = np.sort(asnumpy(clash.to_coo()[0])).astype(np.int64)
+        if todo.size:
+            # color<clash.S> = (deleted): the losers are colored again in the next pass
+            color = _core.apply(color, unary.identity, mask=~clash.S)
+    return color, passes
+
+
 def greedy_coloring(S):
     """Sequential largest-first greedy coloring of a symmetric pattern (the reference)."""
     n = S.nrows
@@ -237,20 +311,25 @@ def greedy_coloring(S):
     return Vector.from_dense(np.array(col_list, dtype=np.int64), device=S.device)
 
 
-def coloring(A, *, method="jones_plassmann", seed=0, engine="auto"):
+def coloring(A, *, method="jones_plassmann", seed=0, engine="auto", blocks=None):
     """A proper vertex coloring.
 
     Parameters
     ----------
     A : Matrix or Graph, shape (n, n)
         Taken as undirected (an entry in A or A^T is an edge); self-loops are ignored.
-    method : {"jones_plassmann", "luby", "greedy"}
-        Jones-Plassmann rounds, Luby independent-set rounds, or sequential largest-first greedy.
+    method : {"jones_plassmann", "luby", "greedy", "gebremedhin_manne"}
+        Jones-Plassmann rounds, Luby independent-set rounds, sequential largest-first greedy, or
+        Gebremedhin-Manne speculative block coloring with conflict resolution.
     seed : int
         Random weights; the result is deterministic for a given seed.
     engine : {"auto", "algebra", "fused"}
         For Jones-Plassmann: "algebra" runs rounds of products; "fused" runs every round in one
         persistent GPU kernel (GPU only); "auto" picks "fused" on the GPU. Same colors either way.
+    blocks : int, optional
+        For Gebremedhin-Manne: the number of blocks colored in parallel (GM's processors);
+        default ``ceil(n / 64)``, so a pass takes at most 64 steps. 1 is sequential greedy
+        coloring in vertex order.
 
     Returns
     -------
@@ -261,7 +340,8 @@ def coloring(A, *, method="jones_plassmann", seed=0, engine="auto"):
     Raises
     ------
     InvalidValue
-        Unknown method or engine; engine="fused" for another method or on the CPU.
+        Unknown method or engine; engine="fused" for another method or on the CPU; ``blocks``
+        not a positive integer, or given for another method.
     DimensionMismatch
         A is not square.
 
@@ -276,9 +356,16 @@ def coloring(A, *, method="jones_plassmann", seed=0, engine="auto"):
     G = as_graph(A, "coloring")
     if method not in _METHODS:
         raise InvalidValue(f"coloring: method must be one of {_METHODS}; given {method!r}")
+    if blocks is not None:
+        if method != "gebremedhin_manne":
+            raise InvalidValue(f"coloring: blocks applies to method='gebremedhin_manne' only; given method {method!r}")
+        if isinstance(blocks, (bool, np.bool_)) or not isinstance(blocks, (int, np.integer)) or blocks < 1:
+            raise InvalidValue(f"coloring: blocks must be a positive integer; given {blocks!r}")
     if use_fused(G, engine, "coloring", (method != "jones_plassmann", f"method {method!r} is an algebra method")):
         return _color_fused(G, seed)
     S = undirected_pattern(G)
+    if method == "gebremedhin_manne":
+        return gebremedhin_manne(S, seed, None if blocks is None else int(blocks))[0]
     if method == "greedy":
         return greedy_coloring(S)
     if method == "luby":
@@ -304,4 +391,4 @@ def _color_fused(G, seed):
     return Vector._from_bitmap("int64", cp.ones(n, dtype=bool), color.astype(cp.int64), n)
 
 
-__all__ = ["coloring", "mis", "greedy_coloring", "undirected_pattern"]
+__all__ = ["coloring", "mis", "greedy_coloring", "gebremedhin_manne", "undirected_pattern"]
