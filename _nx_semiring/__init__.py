@@ -61,6 +61,9 @@ FUNCTIONS = {
                            "seed. Declines directed graphs, multigraphs, negative or NaN weights.",
     "modularity": "Products with the community indicator, networkx's formula. Declines directed graphs, "
                   "multigraphs, negative or NaN weights, and graphs of total weight 0.",
+    "kernighan_lin_bisection": "Kernighan-Lin passes on the engine (gains by one product per pass): a valid "
+                               "bisection from another random stream than networkx's, ties broken by node "
+                               "order. Declines multigraphs, callable and negative weights.",
 }
 
 

@@ -2,6 +2,7 @@
 engine. Each takes a :class:`semiring.nx.Graph`; ``can_run`` checks are attached as
 ``adapter.can_run`` (see ``_common.checked_by``)."""
 
+from .bipartition import kernighan_lin_bisection
 from .centrality import betweenness_centrality
 from .cluster import triangles
 from .coloring import greedy_color
@@ -30,4 +31,5 @@ __all__ = [
     "pagerank", "triangles",
     "minimum_spanning_tree", "betweenness_centrality",
     "louvain_communities", "modularity",
+    "kernighan_lin_bisection",
 ]
