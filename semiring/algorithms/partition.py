@@ -7,15 +7,17 @@
      to its heaviest unmatched neighbour and mutual proposals match (the handshaking matching
      of Fagginger Auer and Bisseling 2012). The proposal is one ``max.plus`` product over a key
      matrix that holds each edge weight's (float32) bits above a random rank of the neighbour,
-     so the maximum names the neighbour as well as the weight. Vertices left unmatched when
-     more than a tenth of the graph is pair up with another left-over vertex of the same heaviest
-     neighbour (METIS's two-hop matching), or, without neighbours, with each other. With C the
+     so the maximum names the neighbour as well as the weight. Left-over vertices without
+     neighbours pair with each other; when more than a tenth of the graph is left over, the
+     others pair with a left-over vertex of the same heaviest neighbour (METIS's two-hop
+     matching). Vertices heavier than half of ``1.5 n / target`` stay single. With C the
      n x n_c 0/1 matrix of the merge, the coarse graph is ``C' (W C)`` over ``plus.times``
      (weights of merged parallel edges add up; the diagonal, inside the merged pairs, is
      dropped) and the coarse vertex weights are ``vw plus.times C``.
-  2. *Initial partition* of the coarsest graph (about 30 vertices per part, or where matching
-     stops shrinking the graph) by recursive bisection: greedy graph growing from several
-     random starts, each refined by Fiduccia-Mattheyses, the lowest cut kept.
+  2. *Initial partition* of the coarsest graph (about 30 vertices per part, at least 60, or
+     where matching stops shrinking the graph; a graph of at most twice that is not coarsened)
+     by recursive bisection: greedy graph growing from INIT_TRIES random starts, each refined
+     by Fiduccia-Mattheyses, the lowest cut kept.
   3. *Uncoarsening*: each finer level takes its coarse vertex's part (``p = C any.second p_c``)
      and is refined. First parallel greedy rounds: the connection of every vertex to every
      part is one product ``conn = W plus.times P`` (P the n x k part indicator); each vertex
@@ -23,7 +25,11 @@
      between moves to higher and to lower part ids (two neighbours never swap past each
      other), each part accepts proposals best first while it stays under its cap, and a round
      that made the cut worse (adjacent vertices moving together) is undone. Then
-     Fiduccia-Mattheyses passes over the boundary (:mod:`._partition_host`, sequential).
+     Fiduccia-Mattheyses passes (:mod:`._partition_host`, sequential, on the host) in which the
+     heavier side moves, as METIS's two-way FM does: from the boundary until a pass gains
+     nothing, then from every vertex, so that, as in Kernighan-Lin, an interior vertex leaving
+     the heavier side can make room for better moves back (this is what finds the
+     core/periphery cuts of power-law graphs).
 
   Balance: every part weighs at most ``cap = max(ceil(n/k), floor((1 + imbalance) n/k))``
   vertices; vertices leave any part still above it at each level (cheapest first), so the
@@ -528,7 +534,9 @@ def partition(A, k, *, method="multilevel", seed=0, imbalance=0.03):
         level). "bfs": consecutive runs of a BFS order (exactly balanced, larger cut).
     seed : int
         Random choices (matching ranks, growing starts, tie orders); the result is
-        deterministic for a given seed and the same on the CPU and the GPU for integer weights.
+        deterministic for a given seed. The random choices are drawn on the host and the
+        products' sums are exact for integer weights, so CPU and GPU should agree there
+        (``tests/test_partition.py`` has the parity test for a GPU).
     imbalance : float
         Allowed excess of the largest part over n/k, as a fraction (0.03: 3 percent). Parts
         hold at most ``max(ceil(n/k), floor((1 + imbalance) n/k))`` vertices ("bfs" ignores it:
