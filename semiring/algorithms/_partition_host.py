@@ -1,18 +1,20 @@
 """The sequential parts of graph partitioning, on host arrays (used by :mod:`.partition`).
 
 Moving one vertex changes the gains of its neighbours before the next move is chosen, so these
-steps are sequential by nature; they run on the CPU on small graphs (the coarsest level of the
-multilevel scheme) or on few vertices (the boundary at the finer levels), while the work over
-all edges (gains, contraction, projection) stays in the algebra.
+steps are sequential by nature; they run on the CPU, in Python, one vertex at a time (the
+coarsest level of the multilevel scheme, and the FM passes at every level), while the work over
+all edges (gains, contraction, projection, the parallel greedy rounds) stays in the algebra.
+They are most of the multilevel method's time on large graphs.
 
 - :func:`grow_bisection`: greedy graph growing (GGGP; Karypis and Kumar 1998, section 4.2):
   part 0 grows from a start vertex, always taking the frontier vertex whose move lowers the cut
   most, until it reaches its target weight.
 - :func:`fm_pass`: a k-way Fiduccia-Mattheyses pass (Fiduccia and Mattheyses 1982): vertices
-  move one at a time to the neighbouring part of largest gain that stays under its weight cap,
-  each at most once, negative gains included (hill climbing); the pass stops after a run of
-  moves without a new best cut and rolls back to the best prefix. Each vertex's connection to
-  the parts is kept in a small dict, updated in O(1) per neighbour move (METIS's ``ckrinfo``).
+  move one at a time, out of the parts at or above their target weight (the heavier side, for
+  two parts), to the neighbouring part of largest gain that stays under its weight cap, each at
+  most once, negative gains included (hill climbing); the pass stops after a run of moves
+  without a new best cut and rolls back to the best prefix. Each vertex's connection to the
+  parts is kept in a small dict, updated per neighbour move (METIS's ``ckrinfo``).
 - :func:`rebalance`: moves vertices out of parts above their cap, cheapest first.
 - :func:`kl_sweep`: one Kernighan-Lin pass (Kernighan and Lin 1970) in the single-move form
   networkx uses: alternately the best vertex of side 0 and of side 1 moves, the gains of their
