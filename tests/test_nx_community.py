@@ -18,22 +18,13 @@ import pytest
 from networkx.algorithms.community.quality import NotAPartition
 
 from semiring.nx.backend import BackendInterface
+from _nxgraphs import relabelled
 
 nx.config.warnings_to_ignore.add("cache")
 
 SR = {"backend": "semiring"}
 NX = {"backend": "networkx"}
 
-
-def relabelled(G, seed):
-    """G with nodes renamed "v<i>" and inserted in a random order (edge data kept)."""
-    rng = random.Random(seed)
-    nodes = list(G)
-    rng.shuffle(nodes)
-    H = G.__class__()
-    H.add_nodes_from(f"v{v}" for v in nodes)
-    H.add_edges_from((f"v{u}", f"v{v}", d) for u, v, d in G.edges(data=True))
-    return H
 
 
 def lfr():

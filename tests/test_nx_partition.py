@@ -15,6 +15,7 @@ import networkx as nx
 import pytest
 
 from semiring.nx.backend import BackendInterface
+from _nxgraphs import relabelled
 
 nx.config.warnings_to_ignore.add("cache")
 
@@ -35,15 +36,6 @@ def check_bisection(G, parts, sizes=None):
     if sizes is not None:
         assert sorted((len(a), len(b))) == sorted(sizes)
 
-
-def relabelled(G, seed):
-    rng = random.Random(seed)
-    nodes = list(G)
-    rng.shuffle(nodes)
-    H = nx.Graph()
-    H.add_nodes_from(f"v{v}" for v in nodes)
-    H.add_edges_from((f"v{u}", f"v{v}", d) for u, v, d in G.edges(data=True))
-    return H
 
 
 def graphs():
