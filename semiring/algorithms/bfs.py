@@ -10,6 +10,12 @@ With ``parents=True`` the semiring is ``any_secondi`` (``min_secondi`` with
 ``deterministic=True``): the product's value is the index k of the frontier vertex the edge
 came from, i.e. the parent.
 
+``strategy=`` selects instead one of the GPU BFS organizations of the seed notes (vertex- and
+edge-centric sweeps, atomic and privatized frontier queues, a single-block multi-level kernel,
+degree buckets, node splitting; :data:`STRATEGIES`), each its own level-synchronous
+implementation: CuPy RawKernels on a GPU matrix (``semiring.backends.gpu.bfs_strategies``),
+the same work organization in NumPy on a CPU matrix (``semiring.backends.cpu.bfs_strategies``).
+
 References
 ----------
 Beamer, Asanovic, Patterson, "Direction-optimizing breadth-first search", SC 2012.
@@ -36,6 +42,9 @@ ALPHA = 15.0
 #: (GAP uses 18; LAGraph's beta1 = 8, beta2 = 512 play the same role).
 BETA = 18.0
 _DIRECTIONS = ("auto", "push", "pull", "edge")
+#: The seed notes' strategies (see :func:`bfs`'s ``strategy``).
+STRATEGIES = ("vertex_push", "vertex_pull", "edge", "queue_atomic", "queue_privatized", "single_block",
+              "degree_bucketed", "node_split")
 
 
 @dataclass
@@ -68,9 +77,12 @@ class BFSResult:
     level: Vector
     parent: Vector | None = None
     trace: list = field(default_factory=list)
-    #: "algebra" (one masked product per level) or "fused" (one device-resident kernel).
+    #: "algebra" (one masked product per level), "fused" (one device-resident kernel) or
+    #: "strategy:<name>" (one of :data:`STRATEGIES`).
     engine: str = "algebra"
-    #: Kernel launches and host synchronizations of a fused run (None for the algebra engine).
+    #: Kernel launches and host synchronizations of a fused or strategy run (None for the
+    #: algebra engine; a strategy on the CPU counts the launches its GPU version makes and
+    #: leaves host_syncs None).
     launches: int | None = None
     host_syncs: int | None = None
 
@@ -80,7 +92,8 @@ class BFSResult:
         return max((t.depth for t in self.trace if t.discovered), default=0)
 
 
-def bfs(A, source, *, parents=False, direction="auto", max_depth=None, deterministic=False, engine="auto"):
+def bfs(A, source, *, parents=False, direction="auto", max_depth=None, deterministic=False, engine="auto",
+        strategy=None):
     """Breadth-first search from ``source`` along out-edges.
 
     Parameters
@@ -104,6 +117,35 @@ def bfs(A, source, *, parents=False, direction="auto", max_depth=None, determini
         trip until it ends (GPU only; directions auto/push/pull; not with ``deterministic``).
         "auto" picks "fused" where it applies. Both give the same levels; parents may differ
         (any valid BFS tree).
+    strategy : str, optional
+        None (default) runs the engines above. A name runs that seed-notes strategy as its own
+        level-synchronous implementation (GPU: CuPy RawKernels, one level per launch except
+        "single_block"; CPU: the same work organization in NumPy); levels equal the engines',
+        parents are any valid BFS parents, ``engine`` of the result is ``"strategy:<name>"``,
+        ``launches`` and ``host_syncs`` count what the search did (see :class:`BFSResult`).
+        Only ``parents`` and ``max_depth`` combine with it (``direction``, ``engine`` and
+        ``deterministic`` must keep their defaults). Pass a Graph to build the per-graph data
+        of "edge" and "node_split" once.
+
+        - "vertex_push": vertex-centric push without a frontier: each level one thread per
+          vertex; a vertex on the current level writes the next level into its unvisited
+          out-neighbours (plain stores, a "changed" flag; Harish and Narayanan 2007).
+        - "vertex_pull": one thread per unvisited vertex scans its in-edges and stops at the
+          first on the current level (early exit).
+        - "edge": edge-centric, one thread per edge (a COO row array built once per graph).
+        - "queue_atomic": a frontier queue; each vertex claimed by ``atomicCAS`` is appended
+          with a global ``atomicAdd``.
+        - "queue_privatized": a block-local queue in shared memory, flushed to the global
+          queue with one ``atomicAdd`` per block; a full local queue spills to the global one
+          (Luo, Wong and Hwu 2010).
+        - "single_block": while the frontier fits one block's shared-memory queue, ONE block
+          runs several levels in one launch with ``__syncthreads`` between levels; when a
+          level outgrows it, multi-block "queue_privatized" launches take over until the
+          frontier is small again (fewer launches; compare ``launches`` with ``depth``).
+        - "degree_bucketed": the frontier split by out-degree into three buckets expanded by a
+          thread, a warp or a block per vertex (Merrill, Garland and Grimshaw 2012).
+        - "node_split": adjacency lists cut into virtual nodes of at most 32 edges (built
+          once per graph); each virtual node of the frontier is one work item.
 
     Returns
     -------
@@ -115,8 +157,10 @@ def bfs(A, source, *, parents=False, direction="auto", max_depth=None, determini
     IndexOutOfBound
         ``source`` is not a vertex.
     InvalidValue
-        Unknown direction or engine, negative max_depth, or engine="fused" where it cannot
-        run (CPU matrix, direction="edge", deterministic=True).
+        Unknown direction, engine or strategy, negative max_depth, engine="fused" where it
+        cannot run (CPU matrix, direction="edge", deterministic=True), a strategy with a
+        direction, engine or deterministic=True, or a strategy on a GPU graph with
+        n >= 2**31 - 1.
     DimensionMismatch
         A is not square.
 
@@ -126,6 +170,16 @@ def bfs(A, source, *, parents=False, direction="auto", max_depth=None, determini
     >>> A = sr.Matrix.from_coo([0, 0, 1, 2], [1, 2, 3, 3], nrows=4, ncols=4)
     >>> sr.algorithms.bfs(A, 0).level.to_dense(-1).tolist()
     [0, 1, 1, 2]
+    >>> r = sr.algorithms.bfs(A, 0, parents=True, strategy="queue_privatized")
+    >>> r.level.to_dense(-1).tolist(), r.engine
+    ([0, 1, 1, 2], 'strategy:queue_privatized')
+
+    References
+    ----------
+    Harish, Narayanan, "Accelerating large graph algorithms on the GPU using CUDA", HiPC 2007.
+    Luo, Wong, Hwu, "An effective GPU implementation of breadth-first search", DAC 2010.
+    Merrill, Garland, Grimshaw, "Scalable GPU graph traversal", PPoPP 2012.
+    Hwu, Kirk, El Hajj, "Programming Massively Parallel Processors", 4th ed., 2022, ch. 15.
     """
     G = as_graph(A, "bfs")
     n = G.n
@@ -135,6 +189,8 @@ def bfs(A, source, *, parents=False, direction="auto", max_depth=None, determini
                                   or not isinstance(max_depth, (int, np.integer)) or max_depth < 0):
         raise InvalidValue(f"bfs: max_depth must be a non-negative int or None; given {max_depth!r}")
     source = check_source(source, n, "bfs")
+    if strategy is not None:
+        return _bfs_strategy(G, source, parents, max_depth, strategy, direction, engine, deterministic)
     if use_fused(G, engine, "bfs", (direction == "edge", "direction='edge' is an algebra strategy"),
                  (deterministic, "deterministic parents need the min_secondi product")):
         return _bfs_fused(G, source, parents, direction, max_depth)
@@ -204,3 +260,30 @@ def _bfs_fused(G, source, parents, direction, max_depth):
     parent = Vector._from_bitmap("int64", reached.copy(), pa, nvals) if parents else None
     trace = [LevelTrace(i + 1, d, f, e, disc) for i, (d, f, e, disc) in enumerate(steps)]
     return BFSResult(level, parent, trace, "fused", launches + (1 if parents else 0), syncs)
+
+
+def _bfs_strategy(G, source, parents, max_depth, strategy, direction, engine, deterministic):
+    """One of the seed notes' strategies (semiring.backends.{cpu,gpu}.bfs_strategies)."""
+    if not isinstance(strategy, str) or strategy not in STRATEGIES:
+        raise InvalidValue(f"bfs: strategy must be None or one of {STRATEGIES}; given {strategy!r}")
+    for name, value, default in (("direction", direction, "auto"), ("engine", engine, "auto"),
+                                 ("deterministic", deterministic, False)):
+        if value != default:
+            raise InvalidValue(f"bfs: strategy={strategy!r} fixes its own work organization; {name} must be "
+                               f"{default!r} with a strategy (only parents and max_depth combine with it); "
+                               f"given {name}={value!r}")
+    if G.A.device == "gpu":
+        from ..backends.gpu import bfs_strategies as impl
+    else:
+        from ..backends.cpu import bfs_strategies as impl
+
+    def in_edges():
+        return G.AT._indptr, G.AT._indices
+
+    lv, present, pa, nvals, steps, launches, syncs = impl.bfs(strategy, G.A._indptr, G.A._indices, source,
+                                                               parents=parents, max_depth=max_depth,
+                                                               in_edges=in_edges, cache=G.cache)
+    level = Vector._from_bitmap("int64", present, lv, nvals)
+    parent = Vector._from_bitmap("int64", present.copy(), pa, nvals) if parents else None
+    trace = [LevelTrace(i + 1, d, f, e, disc) for i, (d, f, e, disc) in enumerate(steps)]
+    return BFSResult(level, parent, trace, f"strategy:{strategy}", launches, syncs)

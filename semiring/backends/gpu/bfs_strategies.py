@@ -1,0 +1,793 @@
+"""The seed notes' BFS strategies as CuPy RawKernels, one level-synchronous host loop each.
+
+Every strategy keeps a level array (int32, -1 = unvisited) and, with parents, a parent array;
+the host launches one level (or, for ``single_block``, several) at a time and reads back one
+small counter per launch to decide whether to go on.
+
+- ``vertex_push``: one thread per vertex every level, no frontier; a vertex on the current
+  level writes ``level + 1`` into each unvisited out-neighbour with a plain store (every writer
+  stores the same value, so no atomic is needed) and raises a "changed" flag (Harish and
+  Narayanan 2007).
+- ``vertex_pull``: one thread per unvisited vertex scans its in-edges and stops at the first
+  in-neighbour on the current level (the ``any`` monoid's early exit; Beamer et al. 2012).
+- ``edge``: one thread per edge (COO: a row-id array built once per graph); an edge whose
+  source is on the current level and whose target is unvisited writes the target's level.
+- ``queue_atomic``: a frontier queue; a thread per frontier vertex claims each unvisited
+  out-neighbour with ``atomicCAS`` and appends it with a global ``atomicAdd`` on the queue's
+  length (Harish, Narayanan 2007 with a queue; Hwu, Kirk, El Hajj 2022, ch. 15).
+- ``queue_privatized``: the same, but each block appends to its own queue in shared memory
+  (a shared-memory ``atomicAdd``), then reserves room in the global queue with one
+  ``atomicAdd`` per block and copies its queue there; a block whose shared queue is full
+  appends the rest straight to the global queue (Luo, Wong, Hwu 2010, hierarchical queues).
+- ``single_block``: while the frontier fits the shared-memory queue of one block
+  (:data:`SB_CAP` vertices), ONE block of :data:`SB_THREADS` threads runs level after level
+  inside one launch, with ``__syncthreads`` between levels; when a level's output outgrows the
+  shared queue the block writes it to the global queue and returns, and the search goes on with
+  ``queue_privatized`` launches until the frontier is small again. The point is fewer launches
+  and host round trips on long thin searches (Luo, Wong, Hwu 2010; Hwu, Kirk, El Hajj 2022).
+- ``degree_bucketed``: the next frontier goes into three queues by out-degree (below
+  :data:`WARP_DEGREE`, below :data:`BLOCK_DEGREE`, above), expanded by a thread, a warp or a
+  block per vertex (three kernels per level; Merrill, Garland, Grimshaw 2012; Hong et al. 2011).
+- ``node_split``: each vertex's adjacency is cut into virtual nodes of at most
+  :data:`SPLIT_K` edges (built once per graph: ``vfirst`` per vertex, ``vptr`` per virtual
+  node); per level a scan over the frontier's virtual-node counts gives every virtual node one
+  thread, which finds its frontier vertex by binary search, so no thread handles more than
+  :data:`SPLIT_K` edges whatever the degrees (node splitting, as in Nasre, Burtscher, Pingali
+  2013 and the seed lectures).
+
+The queue strategies expand a frontier vertex's edges in one thread (as in the seeds) except
+``degree_bucketed`` and ``node_split``, whose point is load balance on skewed degrees.
+
+Counters live in a small uint64 array ``ctl`` of three slots of :data:`SLOT` words: the
+kernels of level d read nothing from it, append into slot (d + 1) % 3 and zero slot
+(d + 2) % 3, so no separate memset is needed between levels. The result (int64 levels and
+parents, presence, and a per-level histogram of vertices and their out- and in-edges for the
+trace) is written by one ``bfs_finish`` launch.
+
+All kernels take int32 vertex ids; edge offsets (``IPT``) and column indices (``IXT``) are
+int32 or int64 as the matrix stores them (one compiled module per pair).
+
+References
+----------
+Harish, Narayanan, "Accelerating large graph algorithms on the GPU using CUDA", HiPC 2007.
+Luo, Wong, Hwu, "An effective GPU implementation of breadth-first search", DAC 2010.
+Hong, Kim, Oguntebi, Olukotun, "Accelerating CUDA graph algorithms at maximum warp", PPoPP 2011.
+Merrill, Garland, Grimshaw, "Scalable GPU graph traversal", PPoPP 2012.
+Beamer, Asanovic, Patterson, "Direction-optimizing breadth-first search", SC 2012.
+Nasre, Burtscher, Pingali, "Data-driven versus topology-driven irregular computations on
+GPUs", IPDPS 2013.
+Hwu, Kirk, El Hajj, "Programming Massively Parallel Processors", 4th ed., 2022, ch. 15.
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+from ...exceptions import InvalidValue
+
+#: Threads per block of the multi-block kernels.
+BLOCK = 256
+#: Largest grid of the grid-stride kernels.
+MAX_GRID = 65535
+#: Counter words per level slot of ``ctl`` (three slots in rotation).
+SLOT = 8
+#: Capacity (vertices) of a block's shared-memory queue in ``queue_privatized``.
+LOCAL_CAP = 2048
+#: Threads of the ``single_block`` kernel and the capacity of its two shared-memory queues:
+#: it is launched while the frontier has at most SB_CAP vertices and returns when a level
+#: discovers more.
+SB_THREADS = 1024
+SB_CAP = 2048
+#: ``degree_bucketed``: out-degree from which a vertex is expanded by a warp, and by a block.
+WARP_DEGREE = 32
+BLOCK_DEGREE = 1024
+#: ``node_split``: edges per virtual node at most.
+SPLIT_K = 32
+#: Levels up to which ``bfs_finish`` builds its histogram in shared memory.
+HIST_CAP = 512
+#: Check every launch's arguments against its kernel's CUDA signature (count, array dtypes,
+#: scalar types) before launching; the tests turn it on.
+CHECK_ARGS = False
+
+STRATEGIES = ("vertex_push", "vertex_pull", "edge", "queue_atomic", "queue_privatized", "single_block",
+              "degree_bucketed", "node_split")
+
+_SRC = r"""
+typedef unsigned long long ull;
+
+__device__ __forceinline__ long long gtid() { return (long long)blockIdx.x * blockDim.x + threadIdx.x; }
+__device__ __forceinline__ long long gstride() { return (long long)gridDim.x * blockDim.x; }
+
+// Zero slot (depth + 2) % 3 of the counters: no kernel of level depth reads or writes it.
+__device__ __forceinline__ void clear_old_slot(ull* ctl, int depth) {
+    if (blockIdx.x == 0 && threadIdx.x < SLOT) ctl[((depth + 2) % 3) * SLOT + threadIdx.x] = 0ull;
+}
+
+__device__ __forceinline__ ull* next_slot(ull* ctl, int depth) { return ctl + ((depth + 1) % 3) * SLOT; }
+
+// Claim unvisited w for level nd (the first CAS wins) and record its parent u.
+__device__ __forceinline__ bool claim(int* level, int* parent, int with_parent, int w, int u, int nd) {
+    if (level[w] != -1) return false;
+    if (atomicCAS(level + w, -1, nd) != -1) return false;
+    if (with_parent) parent[w] = u;
+    return true;
+}
+
+// level[v] = -1 except level[source] = 0; q[0] = source; every counter zero.
+extern "C" __global__ void bfs_init(int n, int source, int* level, int* parent, int with_parent, int* q, ull* ctl) {
+    for (long long v = gtid(); v < n; v += gstride()) level[v] = (v == source) ? 0 : -1;
+    if (gtid() == 0) {
+        if (with_parent) parent[source] = source;
+        q[0] = source;
+        for (int k = 0; k < 3 * SLOT; ++k) ctl[k] = 0ull;
+    }
+}
+
+// vertex_push: every vertex looks at its own level; those on level depth expand their out-edges.
+extern "C" __global__ void bfs_vertex_push(const IPT* optr, const IXT* oidx, int n, int depth, int* level,
+                                           int* parent, int with_parent, ull* ctl) {
+    clear_old_slot(ctl, depth);
+    const int nd = depth + 1;
+    bool found = false;
+    for (long long v = gtid(); v < n; v += gstride()) {
+        if (level[v] != depth) continue;
+        const IPT hi = optr[v + 1];
+        for (IPT e = optr[v]; e < hi; ++e) {
+            const int w = (int)oidx[e];
+            if (level[w] == -1) {  // every writer stores nd: a plain store is enough
+                level[w] = nd;
+                if (with_parent) parent[w] = (int)v;
+                found = true;
+            }
+        }
+    }
+    if (found) next_slot(ctl, depth)[0] = 1ull;
+}
+
+// vertex_pull: every unvisited vertex scans its in-edges for one on level depth (early exit).
+extern "C" __global__ void bfs_vertex_pull(const IPT* iptr, const IXT* iidx, int n, int depth, int* level,
+                                           int* parent, int with_parent, ull* ctl) {
+    clear_old_slot(ctl, depth);
+    bool found = false;
+    for (long long v = gtid(); v < n; v += gstride()) {
+        if (level[v] != -1) continue;
+        const IPT hi = iptr[v + 1];
+        for (IPT e = iptr[v]; e < hi; ++e) {
+            const int u = (int)iidx[e];
+            if (level[u] == depth) {  // a vertex set during this launch holds depth + 1, never depth
+                level[v] = depth + 1;
+                if (with_parent) parent[v] = u;
+                found = true;
+                break;
+            }
+        }
+    }
+    if (found) next_slot(ctl, depth)[0] = 1ull;
+}
+
+// edge: every edge u -> w with u on level depth and w unvisited writes w's level.
+extern "C" __global__ void bfs_edge(const IXT* rows, const IXT* cols, long long nnz, int depth, int* level,
+                                    int* parent, int with_parent, ull* ctl) {
+    clear_old_slot(ctl, depth);
+    bool found = false;
+    for (long long e = gtid(); e < nnz; e += gstride()) {
+        const int u = (int)rows[e];
+        if (level[u] != depth) continue;
+        const int w = (int)cols[e];
+        if (level[w] == -1) {
+            level[w] = depth + 1;
+            if (with_parent) parent[w] = u;
+            found = true;
+        }
+    }
+    if (found) next_slot(ctl, depth)[0] = 1ull;
+}
+
+// queue_atomic: a thread per frontier vertex; each claimed vertex takes one global atomicAdd.
+extern "C" __global__ void bfs_queue_atomic(const IPT* optr, const IXT* oidx, const int* q, int nq, int depth,
+                                            int* level, int* parent, int with_parent, int* qn, ull* ctl) {
+    clear_old_slot(ctl, depth);
+    ull* count = next_slot(ctl, depth);
+    for (long long i = gtid(); i < nq; i += gstride()) {
+        const int u = q[i];
+        const IPT hi = optr[u + 1];
+        for (IPT e = optr[u]; e < hi; ++e) {
+            const int w = (int)oidx[e];
+            if (claim(level, parent, with_parent, w, u, depth + 1)) qn[atomicAdd(count, 1ull)] = w;
+        }
+    }
+}
+
+// queue_privatized: claims go to the block's shared queue (overflow: the global queue), which is
+// copied to the global queue after one atomicAdd per block.
+extern "C" __global__ void __launch_bounds__(BLOCK) bfs_queue_privatized(const IPT* optr, const IXT* oidx,
+        const int* q, int nq, int depth, int* level, int* parent, int with_parent, int* qn, ull* ctl) {
+    __shared__ int lq[LOCAL_CAP];
+    __shared__ unsigned int ln;
+    __shared__ ull base;
+    clear_old_slot(ctl, depth);
+    ull* count = next_slot(ctl, depth);
+    if (threadIdx.x == 0) ln = 0u;
+    __syncthreads();
+    for (long long i = gtid(); i < nq; i += gstride()) {
+        const int u = q[i];
+        const IPT hi = optr[u + 1];
+        for (IPT e = optr[u]; e < hi; ++e) {
+            const int w = (int)oidx[e];
+            if (claim(level, parent, with_parent, w, u, depth + 1)) {
+                const unsigned k = atomicAdd(&ln, 1u);
+                if (k < LOCAL_CAP) lq[k] = w;
+                else qn[atomicAdd(count, 1ull)] = w;
+            }
+        }
+    }
+    __syncthreads();
+    const unsigned m = min(ln, (unsigned)LOCAL_CAP);
+    if (threadIdx.x == 0 && m > 0) base = atomicAdd(count, (ull)m);
+    __syncthreads();
+    for (unsigned k = threadIdx.x; k < m; k += blockDim.x) qn[base + k] = lq[k];
+}
+
+// single_block: ONE block runs levels depth, depth + 1, ... on shared-memory queues until the
+// frontier is empty, max_depth is reached, or a level discovers more than SB_CAP vertices. Then
+// it leaves the frontier in qout (sb[0] = its level, sb[1] = its size, sb[2] = 1 if it
+// overflowed) and zeroes the counters for the multi-block launches that follow.
+extern "C" __global__ void __launch_bounds__(SB_THREADS) bfs_single_block(const IPT* optr, const IXT* oidx,
+        const int* qin, int nq, int depth, int max_depth, int* level, int* parent, int with_parent, int* qout,
+        int* sb, ull* ctl) {
+    __shared__ int qs[2][SB_CAP];
+    __shared__ unsigned int s_next;
+    for (int i = threadIdx.x; i < nq; i += blockDim.x) qs[0][i] = qin[i];
+    if (threadIdx.x == 0) s_next = 0u;
+    __syncthreads();
+    int cur = 0, d = depth, overflow = 0;
+    unsigned nc = (unsigned)nq;
+    while (nc > 0 && d != max_depth) {  // nc and d are the same in every thread
+        const int nd = d + 1;
+        for (unsigned i = threadIdx.x; i < nc; i += blockDim.x) {
+            const int u = qs[cur][i];
+            const IPT hi = optr[u + 1];
+            for (IPT e = optr[u]; e < hi; ++e) {
+                const int w = (int)oidx[e];
+                if (claim(level, parent, with_parent, w, u, nd)) {
+                    const unsigned k = atomicAdd(&s_next, 1u);
+                    if (k < SB_CAP) qs[cur ^ 1][k] = w;
+                    else qout[k] = w;  // past the shared queue: straight to its place in qout
+                }
+            }
+        }
+        __syncthreads();
+        const unsigned nn = s_next;
+        __syncthreads();
+        if (threadIdx.x == 0) s_next = 0u;
+        d = nd;
+        cur ^= 1;
+        nc = nn;
+        if (nn > SB_CAP) { overflow = 1; break; }
+        __syncthreads();
+    }
+    const unsigned m = min(nc, (unsigned)SB_CAP);
+    for (unsigned i = threadIdx.x; i < m; i += blockDim.x) qout[i] = qs[cur][i];
+    if (threadIdx.x == 0) {
+        sb[0] = d;
+        sb[1] = (int)nc;
+        sb[2] = overflow;
+        for (int k = 0; k < 3 * SLOT; ++k) ctl[k] = 0ull;
+    }
+}
+
+// degree_bucketed: append w to the next frontier's bucket by its out-degree (counts in next[0..2]).
+__device__ __forceinline__ void bucket_append(const IPT* optr, int w, int* qn0, int* qn1, int* qn2, ull* next) {
+    const long long d = (long long)(optr[w + 1] - optr[w]);
+    if (d < WARP_DEGREE) qn0[atomicAdd(next + 0, 1ull)] = w;
+    else if (d < BLOCK_DEGREE) qn1[atomicAdd(next + 1, 1ull)] = w;
+    else qn2[atomicAdd(next + 2, 1ull)] = w;
+}
+
+// Small out-degree bucket: a thread per vertex.
+extern "C" __global__ void bfs_bucket_thread(const IPT* optr, const IXT* oidx, const int* q, int nq, int depth,
+        int* level, int* parent, int with_parent, int* qn0, int* qn1, int* qn2, ull* ctl) {
+    clear_old_slot(ctl, depth);
+    ull* next = next_slot(ctl, depth);
+    for (long long i = gtid(); i < nq; i += gstride()) {
+        const int u = q[i];
+        const IPT hi = optr[u + 1];
+        for (IPT e = optr[u]; e < hi; ++e) {
+            const int w = (int)oidx[e];
+            if (claim(level, parent, with_parent, w, u, depth + 1)) bucket_append(optr, w, qn0, qn1, qn2, next);
+        }
+    }
+}
+
+// Medium bucket: a warp per vertex, its lanes striding over the out-edges.
+extern "C" __global__ void bfs_bucket_warp(const IPT* optr, const IXT* oidx, const int* q, int nq, int depth,
+        int* level, int* parent, int with_parent, int* qn0, int* qn1, int* qn2, ull* ctl) {
+    clear_old_slot(ctl, depth);
+    ull* next = next_slot(ctl, depth);
+    const int lane = threadIdx.x & 31;
+    for (long long i = gtid() / 32; i < nq; i += gstride() / 32) {
+        const int u = q[i];
+        const IPT hi = optr[u + 1];
+        for (IPT e = optr[u] + lane; e < hi; e += 32) {
+            const int w = (int)oidx[e];
+            if (claim(level, parent, with_parent, w, u, depth + 1)) bucket_append(optr, w, qn0, qn1, qn2, next);
+        }
+    }
+}
+
+// Large bucket: a block per vertex, its threads striding over the out-edges.
+extern "C" __global__ void bfs_bucket_block(const IPT* optr, const IXT* oidx, const int* q, int nq, int depth,
+        int* level, int* parent, int with_parent, int* qn0, int* qn1, int* qn2, ull* ctl) {
+    clear_old_slot(ctl, depth);
+    ull* next = next_slot(ctl, depth);
+    for (long long i = blockIdx.x; i < nq; i += gridDim.x) {
+        const int u = q[i];
+        const IPT hi = optr[u + 1];
+        for (IPT e = optr[u] + threadIdx.x; e < hi; e += blockDim.x) {
+            const int w = (int)oidx[e];
+            if (claim(level, parent, with_parent, w, u, depth + 1)) bucket_append(optr, w, qn0, qn1, qn2, next);
+        }
+    }
+}
+
+// node_split: the number of virtual nodes of each frontier vertex.
+extern "C" __global__ void bfs_split_counts(const IPT* vfirst, const int* q, int nq, long long* cnt) {
+    for (long long i = gtid(); i < nq; i += gstride()) {
+        const int u = q[i];
+        cnt[i] = (long long)(vfirst[u + 1] - vfirst[u]);
+    }
+}
+
+// node_split: one thread per virtual node of the frontier (off: inclusive scan of the counts).
+// A claimed vertex joins the next frontier and adds its virtual nodes to next[1].
+extern "C" __global__ void bfs_split_expand(const IPT* vptr, const IPT* vfirst, const IXT* oidx, const int* q,
+        const long long* off, int nq, long long items, int depth, int* level, int* parent, int with_parent,
+        int* qn, ull* ctl) {
+    clear_old_slot(ctl, depth);
+    ull* next = next_slot(ctl, depth);
+    for (long long t = gtid(); t < items; t += gstride()) {
+        int lo = 0, hi = nq - 1;  // the first frontier entry whose inclusive offset exceeds t
+        while (lo < hi) {
+            const int mid = lo + (hi - lo) / 2;
+            if (off[mid] > t) hi = mid; else lo = mid + 1;
+        }
+        const int u = q[lo];
+        const long long j = (long long)vfirst[u] + (t - (lo > 0 ? off[lo - 1] : 0LL));
+        const IPT end = vptr[j + 1];
+        for (IPT e = vptr[j]; e < end; ++e) {
+            const int w = (int)oidx[e];
+            if (claim(level, parent, with_parent, w, u, depth + 1)) {
+                qn[atomicAdd(next, 1ull)] = w;
+                atomicAdd(next + 1, (ull)(vfirst[w + 1] - vfirst[w]));
+            }
+        }
+    }
+}
+
+// The result in the Vector's bitmap form (int64 levels and parents, 0 where absent; presence),
+// and per level l < nlev: hist[l] vertices, hist[nlev + l] their out-edges, hist[2 nlev + l]
+// their in-edges (with_in; iptr is then the in-edge offsets).
+extern "C" __global__ void __launch_bounds__(BLOCK) bfs_finish(int n, const IPT* optr, const IPT* iptr, int with_in,
+        const int* level, const int* parent, int with_parent, long long* out_level, long long* out_parent,
+        bool* present, ull* hist, int nlev) {
+    __shared__ ull sh[3 * HIST_CAP];
+    const bool local = nlev <= HIST_CAP;
+    if (local) {
+        for (int k = threadIdx.x; k < 3 * nlev; k += blockDim.x) sh[k] = 0ull;
+    }
+    __syncthreads();
+    ull* h = local ? sh : hist;
+    for (long long v = gtid(); v < n; v += gstride()) {
+        const int lv = level[v];
+        const bool in = lv >= 0;
+        present[v] = in;
+        out_level[v] = in ? lv : 0;
+        if (with_parent) out_parent[v] = in ? parent[v] : 0;
+        if (in && lv < nlev) {
+            atomicAdd(h + lv, 1ull);
+            atomicAdd(h + nlev + lv, (ull)(optr[v + 1] - optr[v]));
+            if (with_in) atomicAdd(h + 2 * nlev + lv, (ull)(iptr[v + 1] - iptr[v]));
+        }
+    }
+    __syncthreads();
+    if (local) {
+        for (int k = threadIdx.x; k < 3 * nlev; k += blockDim.x) {
+            if (sh[k]) atomicAdd(hist + k, sh[k]);
+        }
+    }
+}
+"""
+
+
+def source(types):
+    """The CUDA source of the module for index types ``(IPT, IXT)`` (C type names)."""
+    consts = {"SLOT": SLOT, "BLOCK": BLOCK, "LOCAL_CAP": LOCAL_CAP, "SB_THREADS": SB_THREADS, "SB_CAP": SB_CAP,
+              "WARP_DEGREE": WARP_DEGREE, "BLOCK_DEGREE": BLOCK_DEGREE, "HIST_CAP": HIST_CAP}
+    head = f"typedef {types[0]} IPT;\ntypedef {types[1]} IXT;\n"
+    head += "".join(f"#define {k} {v}\n" for k, v in consts.items())
+    return head + _SRC
+
+
+_modules = {}
+_functions = {}
+
+
+def _function(types, name):
+    """Kernel ``name`` of the RawModule for these index types (compiled once per types,
+    constants and device)."""
+    import cupy as cp
+
+    key = (types, SLOT, BLOCK, LOCAL_CAP, SB_THREADS, SB_CAP, WARP_DEGREE, BLOCK_DEGREE, HIST_CAP,
+           cp.cuda.runtime.getDevice())
+    if (key, name) not in _functions:
+        if key not in _modules:
+            _modules[key] = cp.RawModule(code=source(types), options=("--std=c++17",))
+        _functions[(key, name)] = _modules[key].get_function(name)
+    return _functions[(key, name)]
+
+
+def _launch(types, name, grid, block, args):
+    """Launch kernel ``name`` (the one place that calls into CuPy; the tests on the NumPy
+    stand-in for CuPy replace it with emulations of the kernels)."""
+    _function(types, name)(grid, block, args)
+
+
+# -- the kernel-call layer: counts launches and (CHECK_ARGS) checks arguments ------------------
+
+_SIG = re.compile(r'extern "C" __global__ void (?:__launch_bounds__\([^)]*\)\s*)?(\w+)\(([^)]*)\)')
+_C_TYPES = {"int": np.int32, "long long": np.int64, "ull": np.uint64, "bool": np.bool_,
+            "unsigned": np.uint32, "double": np.float64}
+
+
+def signatures():
+    """``{kernel: [(is_pointer, C type), ...]}`` parsed from the CUDA source."""
+    out = {}
+    for name, params in _SIG.findall(_SRC):
+        sig = []
+        for p in params.split(","):
+            p = " ".join(p.replace("*", " * ").split())
+            ptr = "*" in p
+            words = [w for w in p.replace("*", "").split() if w != "const"]
+            sig.append((ptr, " ".join(words[:-1])))
+        out[name] = sig
+    return out
+
+
+_sigs = signatures()
+
+
+def check_args(types, name, args):
+    """Raise TypeError unless ``args`` match kernel ``name``'s parameters: one per parameter,
+    arrays of the exact dtype for pointers, NumPy scalars of the exact dtype for values."""
+    if name not in _sigs:
+        raise TypeError(f"no kernel named {name!r}; the module has {sorted(_sigs)}")
+    sig = _sigs[name]
+    if len(args) != len(sig):
+        raise TypeError(f"{name}: {len(sig)} arguments expected, {len(args)} given")
+    ctypes = dict(_C_TYPES, IPT=_C_TYPES[types[0]], IXT=_C_TYPES[types[1]])
+    for k, ((ptr, ctype), a) in enumerate(zip(sig, args)):
+        want = np.dtype(ctypes[ctype])
+        if ptr:
+            if isinstance(a, np.generic) or not hasattr(a, "dtype") or not hasattr(a, "shape"):
+                raise TypeError(f"{name}: argument {k} must be a device array of {want}; given {type(a).__name__}")
+        elif not isinstance(a, np.generic):
+            raise TypeError(f"{name}: argument {k} must be a NumPy scalar of {want}; given {type(a).__name__}")
+        if a.dtype != want:
+            raise TypeError(f"{name}: argument {k} ({ctype}{'*' if ptr else ''}) must have dtype {want}; "
+                            f"given {a.dtype}")
+
+
+class _Launcher:
+    """Launches this module's kernels for one search and counts them."""
+
+    def __init__(self, types):
+        self.types = types
+        self.launches = 0
+
+    def __call__(self, name, grid, block, args):
+        if CHECK_ARGS:
+            check_args(self.types, name, args)
+        self.launches += 1
+        _launch(self.types, name, (int(grid),), (int(block),), args)
+
+
+def _grid(work, per_block=BLOCK):
+    """Blocks for ``work`` items at ``per_block`` items a block (grid-stride beyond MAX_GRID)."""
+    return max(1, min(-(-int(work) // per_block), MAX_GRID))
+
+
+def _ctype(a):
+    return "int" if a.dtype == np.int32 else "long long"
+
+
+# -- per-graph data, built once ------------------------------------------------------------------
+
+def edge_rows(optr, oidx, cache):
+    """Row id of every entry (the COO rows of the ``edge`` strategy), dtype of ``oidx``."""
+    import cupy as cp
+
+    from .._xp import repeat
+
+    key = ("bfs_strategy_rows", oidx.dtype.str)
+    if cache is None or key not in cache:
+        n = optr.shape[0] - 1
+        rows = repeat(cp.arange(n, dtype=oidx.dtype), cp.diff(optr)).astype(oidx.dtype, copy=False)
+        if cache is None:
+            return rows
+        cache[key] = rows
+    return cache[key]
+
+
+def split(optr, cache, k=None):
+    """The node split: ``(vfirst, vptr)``, both of ``optr``'s dtype. Vertex u owns virtual
+    nodes ``vfirst[u] .. vfirst[u + 1] - 1`` (ceil(out-degree / k) of them); virtual node j
+    covers the edges ``vptr[j] .. vptr[j + 1] - 1`` (at most k)."""
+    import cupy as cp
+
+    from .._xp import repeat
+
+    k = SPLIT_K if k is None else int(k)
+    key = ("bfs_strategy_split", k, optr.dtype.str)
+    if cache is not None and key in cache:
+        return cache[key]
+    n = optr.shape[0] - 1
+    deg = cp.diff(optr).astype(cp.int64)
+    c = (deg + (k - 1)) // k
+    vfirst = cp.zeros(n + 1, dtype=cp.int64)
+    cp.cumsum(c, out=vfirst[1:])
+    nv = int(vfirst[-1:].get()[0])
+    owner = repeat(cp.arange(n, dtype=cp.int64), c)
+    local = cp.arange(nv, dtype=cp.int64) - vfirst[owner]
+    vptr = cp.empty(nv + 1, dtype=cp.int64)
+    vptr[:nv] = optr[owner].astype(cp.int64) + local * k
+    vptr[nv:] = optr[n:].astype(cp.int64)
+    out = (vfirst.astype(optr.dtype), vptr.astype(optr.dtype))
+    if cache is not None:
+        cache[key] = out
+    return out
+
+
+# -- the host loops --------------------------------------------------------------------------------
+
+class _Search:
+    """Device state of one search: levels, parents, counters, and the launch / sync counts."""
+
+    def __init__(self, cp, n, optr, oidx, source, parents):
+        self.cp, self.n, self.optr, self.oidx, self.source = cp, n, optr, oidx, source
+        self.L = _Launcher((_ctype(optr), _ctype(oidx)))
+        self.level = cp.empty(max(n, 1), dtype=cp.int32)
+        self.parent = cp.empty(max(n, 1), dtype=cp.int32) if parents else self.level
+        self.wp = np.int32(1 if parents else 0)
+        self.ctl = cp.empty(3 * SLOT, dtype=cp.uint64)
+        self.syncs = 0
+
+    def queue(self):
+        return self.cp.empty(max(self.n, 1), dtype=self.cp.int32)
+
+    def init(self, q):
+        """Levels -1 but the source's 0, ``q = [source]``, counters zero (one launch)."""
+        self.L("bfs_init", _grid(self.n), BLOCK, (np.int32(self.n), np.int32(self.source), self.level, self.parent,
+                                                  self.wp, q, self.ctl))
+
+    def read_next(self, depth):
+        """The counter slot the kernels of level ``depth`` appended to (one device-to-host copy)."""
+        s = ((depth + 1) % 3) * SLOT
+        self.syncs += 1
+        return self.ctl[s:s + SLOT].get()
+
+
+def _go_on(nq, depth, max_depth):
+    return nq > 0 and (max_depth is None or depth < max_depth)
+
+
+def _flagged(S, name, work, extra, max_depth):
+    """vertex_push, vertex_pull, edge: one launch per level until no vertex changed."""
+    depth = 0
+    while max_depth is None or depth < max_depth:
+        S.L(name, _grid(work), BLOCK, extra(depth))
+        changed = int(S.read_next(depth)[0])
+        depth += 1
+        if not changed:
+            break
+    return depth
+
+
+def _run_vertex_push(S, max_depth, **_):
+    S.init(S.queue())
+    args = (S.optr, S.oidx, np.int32(S.n))
+    return _flagged(S, "bfs_vertex_push", S.n,
+                    lambda d: args + (np.int32(d), S.level, S.parent, S.wp, S.ctl), max_depth)
+
+
+def _run_vertex_pull(S, max_depth, in_edges, **_):
+    iptr, iidx = in_edges
+    S.init(S.queue())
+    args = (iptr, iidx, np.int32(S.n))
+    return _flagged(S, "bfs_vertex_pull", S.n,
+                    lambda d: args + (np.int32(d), S.level, S.parent, S.wp, S.ctl), max_depth)
+
+
+def _run_edge(S, max_depth, cache, **_):
+    rows = edge_rows(S.optr, S.oidx, cache)
+    S.init(S.queue())
+    nnz = int(S.oidx.shape[0])
+    args = (rows, S.oidx, np.int64(nnz))
+    return _flagged(S, "bfs_edge", nnz, lambda d: args + (np.int32(d), S.level, S.parent, S.wp, S.ctl),
+                    max_depth)
+
+
+def _queue_level(S, name, q, nq, depth, qn):
+    S.L(name, _grid(nq), BLOCK, (S.optr, S.oidx, q, np.int32(nq), np.int32(depth), S.level, S.parent, S.wp, qn,
+                                 S.ctl))
+    return int(S.read_next(depth)[0])
+
+
+def _run_queue(name):
+    def run(S, max_depth, **_):
+        q, qn = S.queue(), S.queue()
+        S.init(q)
+        nq, depth = 1, 0
+        while _go_on(nq, depth, max_depth):
+            nq = _queue_level(S, name, q, nq, depth, qn)
+            q, qn = qn, q
+            depth += 1
+        return depth
+    return run
+
+
+def _run_single_block(S, max_depth, **_):
+    q, qn = S.queue(), S.queue()
+    S.init(q)
+    sb = S.cp.zeros(4, dtype=S.cp.int32)
+    md = np.int32(-1 if max_depth is None else max_depth)
+    nq, depth = 1, 0
+    while _go_on(nq, depth, max_depth):
+        if nq <= SB_CAP:
+            S.L("bfs_single_block", 1, SB_THREADS, (S.optr, S.oidx, q, np.int32(nq), np.int32(depth), md, S.level,
+                                                   S.parent, S.wp, qn, sb, S.ctl))
+            out = sb.get()
+            S.syncs += 1
+            depth, nq = int(out[0]), int(out[1])
+        else:
+            nq = _queue_level(S, "bfs_queue_privatized", q, nq, depth, qn)
+            depth += 1
+        q, qn = qn, q
+    return depth
+
+
+_BUCKET_KERNELS = ("bfs_bucket_thread", "bfs_bucket_warp", "bfs_bucket_block")
+
+
+def bucket_of(degree):
+    """The bucket (0: thread, 1: warp, 2: block) of a vertex of this out-degree."""
+    return 0 if degree < WARP_DEGREE else (1 if degree < BLOCK_DEGREE else 2)
+
+
+def _run_degree_bucketed(S, max_depth, source_degree, **_):
+    cur = [S.queue() for _ in range(3)]
+    nxt = [S.queue() for _ in range(3)]
+    b = bucket_of(source_degree)
+    S.init(cur[b])
+    counts = [0, 0, 0]
+    counts[b] = 1
+    depth = 0
+    while _go_on(sum(counts), depth, max_depth):
+        for k, name in enumerate(_BUCKET_KERNELS):
+            if counts[k]:
+                grid = _grid(counts[k], BLOCK // 32) if k == 1 else (_grid(counts[k], 1) if k == 2 else _grid(counts[k]))
+                S.L(name, grid, BLOCK, (S.optr, S.oidx, cur[k], np.int32(counts[k]), np.int32(depth), S.level,
+                                        S.parent, S.wp, nxt[0], nxt[1], nxt[2], S.ctl))
+        counts = [int(c) for c in S.read_next(depth)[:3]]
+        cur, nxt = nxt, cur
+        depth += 1
+    return depth
+
+
+def _run_node_split(S, max_depth, cache, source_degree, **_):
+    cp = S.cp
+    vfirst, vptr = split(S.optr, cache)
+    q, qn = S.queue(), S.queue()
+    S.init(q)
+    cnt = cp.empty(max(S.n, 1), dtype=cp.int64)
+    nq, items, depth = 1, -(-int(source_degree) // SPLIT_K), 0
+    while _go_on(nq, depth, max_depth):
+        if items == 0:  # only vertices without out-edges: nothing to expand, the search ends
+            depth += 1
+            break
+        S.L("bfs_split_counts", _grid(nq), BLOCK, (vfirst, q, np.int32(nq), cnt))
+        off = cp.cumsum(cnt[:nq])  # CuPy's scan, counted as one launch
+        S.L.launches += 1
+        S.L("bfs_split_expand", _grid(items), BLOCK, (vptr, vfirst, S.oidx, q, off, np.int32(nq), np.int64(items),
+                                                      np.int32(depth), S.level, S.parent, S.wp, qn, S.ctl))
+        got = S.read_next(depth)
+        nq, items = int(got[0]), int(got[1])
+        q, qn = qn, q
+        depth += 1
+    return depth
+
+
+_RUNNERS = {"vertex_push": _run_vertex_push, "vertex_pull": _run_vertex_pull, "edge": _run_edge,
+            "queue_atomic": _run_queue("bfs_queue_atomic"), "queue_privatized": _run_queue("bfs_queue_privatized"),
+            "single_block": _run_single_block, "degree_bucketed": _run_degree_bucketed,
+            "node_split": _run_node_split}
+
+
+def bfs(strategy, optr, oidx, source, *, parents=False, max_depth=None, in_edges=None, cache=None):
+    """Run one BFS with the named strategy on the GPU.
+
+    Parameters
+    ----------
+    strategy : str
+        One of :data:`STRATEGIES`.
+    optr, oidx : cupy arrays, int32 or int64
+        CSR of the out-edges (``indptr``, shape (n + 1,); ``indices``, shape (nnz,)).
+    source : int
+        0 <= source < n (checked by the caller).
+    parents : bool
+    max_depth : int or None
+        Run at most this many levels.
+    in_edges : callable, optional
+        Returns the CSR ``(indptr, indices)`` of the in-edges (A^T), with the dtypes of
+        ``optr, oidx``; ``vertex_pull`` needs it.
+    cache : dict, optional
+        Per-graph store for data built once (the edge rows, the node split).
+
+    Returns
+    -------
+    level : cupy int64 array, shape (n,)   (0 where absent)
+    present : cupy bool array, shape (n,)
+    parent : cupy int64 array, shape (n,), or None
+    nvals : int
+        Reached vertices.
+    steps : list of (direction, frontier, edges_examined, discovered), one per level run
+    launches : int
+        Kernel launches (CuPy's scan in ``node_split`` counts as one).
+    host_syncs : int
+        Device-to-host reads.
+
+    Raises
+    ------
+    InvalidValue
+        Unknown strategy, or vertex ids beyond int32.
+    """
+    from . import load
+
+    if strategy not in _RUNNERS:
+        raise InvalidValue(f"bfs: strategy must be one of {STRATEGIES}; given {strategy!r}")
+    cp = load()
+    n = int(optr.shape[0]) - 1
+    if n >= 2**31 - 1:
+        raise InvalidValue(f"bfs: strategy={strategy!r} needs vertex ids in int32 (n < 2**31 - 1); given n = {n}")
+    S = _Search(cp, n, optr, oidx, int(source), parents)
+    kw = {"cache": cache}
+    if strategy == "vertex_pull":
+        iptr, iidx = in_edges()
+        if iptr.dtype != optr.dtype or iidx.dtype != oidx.dtype:
+            iptr, iidx = iptr.astype(optr.dtype), iidx.astype(oidx.dtype)
+        kw["in_edges"] = (iptr, iidx)
+    if strategy in ("degree_bucketed", "node_split"):
+        deg = optr[source:source + 2].get()
+        S.syncs += 1
+        kw["source_degree"] = int(deg[1] - deg[0])
+    depth = _RUNNERS[strategy](S, max_depth, **kw)
+    # the result and the per-level histogram, in one launch
+    nlev = depth + 1
+    out_level = cp.empty(n, dtype=cp.int64)
+    out_parent = cp.empty(n, dtype=cp.int64) if parents else out_level
+    present = cp.empty(n, dtype=cp.bool_)
+    hist = cp.zeros(3 * nlev, dtype=cp.uint64)
+    iptr = kw["in_edges"][0] if "in_edges" in kw else optr
+    S.L("bfs_finish", _grid(n), BLOCK, (np.int32(n), optr, iptr, np.int32("in_edges" in kw), S.level, S.parent,
+                                        S.wp, out_level, out_parent, present, hist, np.int32(nlev)))
+    h = hist.get().astype(np.int64).reshape(3, nlev)
+    S.syncs += 1
+    from ..cpu.bfs_strategies import steps_from_histogram
+
+    steps = steps_from_histogram(strategy, h[0], h[1], h[2] if "in_edges" in kw else None, depth,
+                                 int(oidx.shape[0]))
+    return (out_level, present, out_parent if parents else None, int(h[0].sum()), steps, S.L.launches, S.syncs)
+
+
+__all__ = ["bfs", "STRATEGIES", "source", "signatures", "check_args", "split", "edge_rows", "bucket_of"]
