@@ -6,6 +6,11 @@
 - Delta-stepping: tentative distances are kept in buckets of width delta; a bucket is settled
   by repeated relaxation of its light edges (weight <= delta), then its heavy edges are
   relaxed once.
+- Strategies (``strategy=``): the classic GPU work organizations of Bellman-Ford, each its own
+  small level-synchronous implementation outside the algebra (CuPy kernels in
+  ``semiring.backends.gpu.sssp_strategies``, the same work organization in NumPy in
+  ``semiring.backends.cpu.sssp_strategies``): topology-driven sweeps versus data-driven
+  worklists with duplicate culling by a filter pass or a hash table, or prefix-sum compaction.
 
 References
 ----------
@@ -14,6 +19,11 @@ flow theory", RAND P-923, 1956.
 Meyer, Sanders, "Delta-stepping: a parallelizable shortest path algorithm", J. Algorithms 49, 2003.
 Sridhar et al., "Delta-stepping SSSP: from vertices and edges to GraphBLAS implementations",
 GrAPL 2019 (the algebraic formulation; LAGraph ``LAGr_SingleSourceShortestPath``).
+Harish, Narayanan, "Accelerating large graph algorithms on the GPU using CUDA", HiPC 2007.
+Nasre, Burtscher, Pingali, "Data-driven versus topology-driven irregular computations on
+GPUs", IPDPS 2013.
+Davidson, Baxter, Garland, Owens, "Work-efficient parallel GPU methods for single-source
+shortest paths", IPDPS 2014.
 """
 
 from __future__ import annotations
@@ -31,6 +41,8 @@ from .bfs import bfs
 from .graph import as_graph, check_source, use_fused
 
 _METHODS = ("auto", "bellman_ford", "delta_stepping")
+#: Names accepted by ``sssp(strategy=...)``: Bellman-Ford work organizations, then near-far.
+STRATEGIES = ("topology", "worklist_atomic", "worklist_filter", "worklist_hash", "worklist_scan", "near_far")
 
 
 @dataclass
@@ -53,10 +65,19 @@ class SSSPResult:
     delta : float or None
         Bucket width used by delta-stepping.
     engine : str
-        "algebra" or "fused" (one persistent GPU kernel; ``rounds`` then counts its
-        relaxation rounds, each one grid barrier).
+        "algebra", "fused" (one persistent GPU kernel; ``rounds`` then counts its
+        relaxation rounds, each one grid barrier) or "strategy:<name>" (``rounds`` counts
+        relaxation rounds, each one kernel launch on the GPU).
     launches, host_syncs : int or None
-        Kernel launches and host synchronizations of a fused run (None for the algebra engine).
+        Kernel launches and host synchronizations of a fused or GPU strategy run (CuPy array
+        operations count one launch each; None for the algebra engine and CPU strategies).
+    strategy : str or None
+        The strategy that ran (None without ``strategy=``).
+    edges_examined : int or None
+        Strategies: out-edges read over all rounds (topology: every edge every round; worklists:
+        the out-edges of every worklist entry, duplicates included).
+    worklist_entries : int or None
+        Strategies: vertices expanded over all rounds (duplicates included; topology: n per round).
     """
 
     distance: Vector
@@ -67,6 +88,9 @@ class SSSPResult:
     engine: str = "algebra"
     launches: int | None = None
     host_syncs: int | None = None
+    strategy: str | None = None
+    edges_examined: int | None = None
+    worklist_entries: int | None = None
 
 
 def _weights(G):
@@ -225,7 +249,81 @@ def _sssp_fused(G, W, source, delta):
     return d, rounds, stats
 
 
-def sssp(A, source, *, method="auto", delta=None, parents=False, engine="auto"):
+def _check_delta(delta):
+    if not (isinstance(delta, (int, float, np.integer, np.floating)) and delta > 0 and np.isfinite(delta)):
+        raise InvalidValue(f"sssp: delta must be a positive finite number; given {delta!r}")
+
+
+def _check_strategy(strategy, method, delta, engine, negative, wmin):
+    """InvalidValue unless ``strategy`` is known and the other options fit it."""
+    if strategy not in STRATEGIES:
+        raise InvalidValue(f"sssp: strategy must be None or one of {STRATEGIES}; given {strategy!r}")
+    if engine != "auto":
+        raise InvalidValue(f"sssp: strategy={strategy!r} runs its own kernels, not the {engine!r} engine; "
+                           "leave engine='auto' with a strategy")
+    if strategy == "near_far":
+        if method not in ("auto", "delta_stepping"):
+            raise InvalidValue(f"sssp: strategy='near_far' is a delta-stepping method; method must be 'auto' or "
+                               f"'delta_stepping' with it; given {method!r}")
+        if negative:
+            raise InvalidValue(f"sssp: strategy='near_far' needs non-negative weights; the smallest is {wmin} "
+                               "(use a Bellman-Ford strategy such as 'worklist_atomic')")
+        if delta is not None:
+            _check_delta(delta)
+        return
+    if method not in ("auto", "bellman_ford"):
+        raise InvalidValue(f"sssp: strategy={strategy!r} is a Bellman-Ford method; method must be 'auto' or "
+                           f"'bellman_ford' with it; given {method!r}")
+    if delta is not None:
+        raise InvalidValue(f"sssp: delta applies to delta-stepping and strategy='near_far', not to "
+                           f"strategy={strategy!r}; given delta={delta!r}")
+
+
+def _floor(G, W):
+    """Integer weights: minus the largest absolute weight times (n - 1) (a distance below it
+    proves a negative cycle); None for floats. DomainMismatch where a candidate distance
+    (a simple path plus one edge, up to that weight times n) would overflow int64."""
+    if W.dtype.kind != "i" or not W.nvals:
+        return None
+    top = max(abs(int(_core.reduce_scalar(W, monoid.max))), abs(int(_core.reduce_scalar(W, monoid.min))))
+    if top * G.n >= 2**63:
+        raise DomainMismatch(f"sssp: integer weights up to {top} on {G.n} vertices can overflow the int64 "
+                             "candidate distances of the strategies; give float64 weights (A.dup('float64'))")
+    return -top * max(G.n - 1, 0)
+
+
+def _sssp_strategy(G, W, source, strategy, delta):
+    """Run ``strategy`` (checked); returns (d, stats)."""
+    key = ("sssp_floor",)
+    if key not in G.cache:
+        G.cache[key] = _floor(G, W)
+    floor = G.cache[key]
+    if W.device == "gpu":
+        import cupy as cp
+
+        from ..backends.gpu import sssp_strategies as gs
+
+        rows = None
+        if strategy == "topology":
+            if "sssp_rows" not in G.cache:  # the row of every entry, once per graph
+                G.cache["sssp_rows"] = gs.row_ids(W)
+            rows = G.cache["sssp_rows"]
+        dist, stats = gs.run(strategy, W, source, floor=floor, delta=delta, rows=rows)
+        reached = dist != (np.iinfo(np.int64).max if dist.dtype == np.int64 else np.inf)
+        d = Vector._from_bitmap(W.dtype, reached, cp.where(reached, dist, 0).astype(W.dtype), int(reached.sum()))
+        stats["launches"] += 4  # compare, where, astype, sum
+        stats["host_syncs"] += 1
+        return d, stats
+    from ..backends.cpu import sssp_strategies as cs
+
+    dist, stats = cs.run(strategy, W._indptr.astype(np.int64, copy=False), W._indices.astype(np.int64, copy=False),
+                         W._values, source, floor=floor, delta=delta)
+    idx = np.flatnonzero(dist != cs.unreached(dist.dtype))
+    stats.update(launches=None, host_syncs=None)
+    return Vector._from_parts(G.n, W.dtype, idx, dist[idx]), stats
+
+
+def sssp(A, source, *, method="auto", delta=None, parents=False, engine="auto", strategy=None):
     """Shortest-path lengths from ``source`` along out-edges.
 
     Parameters
@@ -244,6 +342,28 @@ def sssp(A, source, *, method="auto", delta=None, parents=False, engine="auto"):
         "algebra" runs delta-stepping as masked products; "fused" runs the whole search as one
         persistent GPU kernel (near-far worklists, ``semiring.backends.gpu.paths``; GPU only,
         delta-stepping only); "auto" picks "fused" where it applies. Same distances either way.
+    strategy : str, optional
+        None (default): ``method`` and ``engine`` decide, as above. A name runs that GPU work
+        organization as its own level-synchronous implementation instead (CuPy kernels for a
+        GPU matrix, ``semiring.backends.gpu.sssp_strategies``; the same organization in NumPy
+        for a CPU matrix, ``semiring.backends.cpu.sssp_strategies``); ``engine`` must then be
+        "auto". Each round relaxes edges with atomicMin on the distance; a change in round n
+        raises NegativeCycleError. Same distances as the other methods.
+
+        - "topology": topology-driven Bellman-Ford; every round one thread per edge examines
+          every edge and relaxes those whose tail is reached, until a round changes nothing.
+        - "worklist_atomic": data-driven; only the out-edges of a worklist (the vertices
+          improved in the last round) are relaxed, each improved target appended with a
+          per-element global atomicAdd, duplicates allowed.
+        - "worklist_filter": the same appends, then a filter pass in which the first claimant
+          of each vertex (a per-vertex stamp array) survives and is compacted.
+        - "worklist_hash": duplicates culled at append time by a small per-block hash table
+          in shared memory (Gunrock's / Davidson et al.'s culling; imperfect, never wrong).
+        - "worklist_scan": improved targets set a per-vertex flag; the next worklist is built
+          by prefix-sum compaction (flags, ``cumsum``, scatter) without per-element atomics.
+        - "near_far": Davidson et al.'s two-bucket worklist (near pile below a threshold,
+          far pile above it, the threshold advanced by ``delta``); non-negative weights only,
+          ``method`` "auto" or "delta_stepping".
 
     Returns
     -------
@@ -256,8 +376,11 @@ def sssp(A, source, *, method="auto", delta=None, parents=False, engine="auto"):
     NegativeCycleError
         Bellman-Ford found a negative cycle reachable from the source.
     InvalidValue
-        Negative weights with delta-stepping, NaN weights, a non-positive delta, an unknown
-        method or engine, engine="fused" where it cannot run.
+        Negative weights with delta-stepping or near_far, NaN weights, a non-positive delta, an
+        unknown method, engine or strategy, engine="fused" where it cannot run, a strategy with
+        an engine other than "auto", a method or delta the strategy does not take.
+    DomainMismatch
+        Integer weights whose distances could overflow int64.
     IndexOutOfBound
         ``source`` is not a vertex.
     DimensionMismatch
@@ -276,6 +399,21 @@ def sssp(A, source, *, method="auto", delta=None, parents=False, engine="auto"):
     source = check_source(source, G.n, "sssp")
     W, wmin = _prepared(G)
     negative = W.nvals > 0 and wmin < 0
+    if strategy is not None:
+        _check_strategy(strategy, method, delta, engine, negative, wmin)
+        if strategy == "near_far":
+            method = "delta_stepping"
+            if delta is None:
+                if "delta" not in G.cache:
+                    G.cache["delta"] = auto_delta(W, G)
+                delta = G.cache["delta"]
+            delta = max(1, int(np.ceil(delta))) if W.dtype.kind == "i" else float(delta)
+        else:
+            method = "bellman_ford"
+        d, stats = _sssp_strategy(G, W, source, strategy, delta)
+        parent = _parents(G, W, d, source) if parents else None
+        return SSSPResult(d, parent, method, stats["rounds"], delta, f"strategy:{strategy}", stats["launches"],
+                          stats["host_syncs"], strategy, stats["edges_examined"], stats["worklist_entries"])
     if method == "auto":
         method = "bellman_ford" if negative else "delta_stepping"
     used = "fused" if use_fused(G, engine, "sssp", _algebra_only(method)) else "algebra"
@@ -288,8 +426,8 @@ def sssp(A, source, *, method="auto", delta=None, parents=False, engine="auto"):
             if "delta" not in G.cache:
                 G.cache["delta"] = auto_delta(W, G)
             delta = G.cache["delta"]
-        elif not (isinstance(delta, (int, float, np.integer, np.floating)) and delta > 0 and np.isfinite(delta)):
-            raise InvalidValue(f"sssp: delta must be a positive finite number; given {delta!r}")
+        else:
+            _check_delta(delta)
         if used == "fused":
             d, rounds, stats = _sssp_fused(G, W, source, delta)
         else:
@@ -301,4 +439,4 @@ def sssp(A, source, *, method="auto", delta=None, parents=False, engine="auto"):
     return SSSPResult(d, parent, method, rounds, delta, used, stats["launches"], stats["host_syncs"])
 
 
-__all__ = ["sssp", "SSSPResult", "bellman_ford", "delta_stepping", "auto_delta"]
+__all__ = ["sssp", "SSSPResult", "bellman_ford", "delta_stepping", "auto_delta", "STRATEGIES"]
