@@ -8,94 +8,11 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-import scipy.sparse as sp
-import scipy.sparse.csgraph as csgraph
 
 import semiring as sr
+from _bfsgraphs import CASES, assert_parents, matrix, scipy_levels
 from semiring.algorithms.bfs import STRATEGIES
 from semiring.backends.cpu import bfs_strategies as cpu_strategies
-
-
-def _matrix(n, rows, cols):
-    rows, cols = np.asarray(rows, dtype=np.int64), np.asarray(cols, dtype=np.int64)
-    return sr.Matrix.from_coo(rows, cols, None, nrows=n, ncols=n, dtype="bool", dup_op=sr.binary.lor)
-
-
-def _random(n, m, seed, symmetric=False, loops=True):
-    rng = np.random.default_rng(seed)
-    u, v = rng.integers(0, n, m), rng.integers(0, n, m)
-    if not loops:
-        u, v = u[u != v], v[u != v]
-    if symmetric:
-        u, v = np.concatenate([u, v]), np.concatenate([v, u])
-    return _matrix(n, u, v)
-
-
-def _hub_graph():
-    """0 -> 3000 leaves (hub: block bucket, 94 virtual nodes, overflows the single block's and
-    one block's local queue); every leaf -> 3001; 3001 -> a path of 12; vertex 3014 isolated."""
-    leaves = np.arange(1, 3001)
-    path = np.arange(3001, 3013)
-    rows = np.concatenate([np.zeros(3000, int), leaves, path])
-    cols = np.concatenate([leaves, np.full(3000, 3001), path + 1])
-    return _matrix(3015, rows, cols)
-
-
-def _warp_bucket_graph():
-    """Undirected: 40 vertices of degree 40..79 (warp bucket) around a ring, with leaves."""
-    rows, cols, nxt = [], [], 40
-    for h in range(40):
-        rows.append(h)
-        cols.append((h + 1) % 40)
-        for _ in range(40 + h):
-            rows.append(h)
-            cols.append(nxt)
-            nxt += 1
-    rows, cols = np.array(rows), np.array(cols)
-    return _matrix(nxt, np.concatenate([rows, cols]), np.concatenate([cols, rows]))
-
-
-def _path(n):
-    return _matrix(n, np.arange(n - 1), np.arange(1, n))
-
-
-#: name -> (matrix, sources)
-CASES = {
-    "directed": (_random(60, 150, 1), (0, 7, 59)),
-    "directed-sparse": (_random(80, 70, 2), (0, 3, 40)),
-    "undirected": (_random(70, 120, 3, symmetric=True, loops=False), (0, 35)),
-    "disconnected": (_matrix(40, np.r_[np.arange(0, 9), np.arange(20, 29), np.arange(1, 10)],
-                             np.r_[np.arange(1, 10), np.arange(21, 30), np.arange(0, 9)]), (0, 25, 35)),
-    "isolated-source": (_matrix(6, [1, 2, 3], [2, 3, 4]), (0, 5)),
-    "self-loops": (_matrix(5, [0, 0, 1, 1, 2, 4], [0, 1, 1, 2, 2, 4]), (0, 4)),
-    "source-with-only-a-loop": (_matrix(4, [0, 1, 2], [0, 2, 3]), (0,)),
-    "single-vertex": (_matrix(1, [], []), (0,)),
-    "hub": (_hub_graph(), (0, 5, 3001)),
-    "warp-buckets": (_warp_bucket_graph(), (0, 45)),
-    "path": (_path(300), (0, 150)),
-}
-
-
-def _scipy_levels(A, s):
-    S = sp.csr_array(A.to_scipy(), dtype=np.float64)
-    d = csgraph.shortest_path(S, unweighted=True, directed=True, indices=s)
-    levels = np.where(np.isinf(d), -1, d).astype(np.int64)
-    # the reached set once more, from scipy's BFS itself
-    order = csgraph.breadth_first_order(S, s, directed=True, return_predecessors=False)
-    assert set(order.tolist()) == set(np.flatnonzero(levels >= 0).tolist())
-    return levels
-
-
-def _assert_parents(A, s, level, parent):
-    """Each reached vertex but the source has a parent on the level above along an edge of A."""
-    rows, cols, _ = A.to_coo()
-    edges = set(zip(rows.tolist(), cols.tolist()))
-    assert parent[s] == s
-    for v in np.flatnonzero(level > 0).tolist():
-        p = int(parent[v])
-        assert level[p] == level[v] - 1, f"parent {p} of {v} is on level {level[p]}, not {level[v] - 1}"
-        assert (p, v) in edges, f"parent edge {p} -> {v} is not an edge"
-    assert (parent[level < 0] == -1).all()
 
 
 @pytest.mark.parametrize("case", sorted(CASES))
@@ -104,14 +21,14 @@ def test_strategy_matches_scipy(strategy, case):
     A, sources = CASES[case]
     G = sr.algorithms.Graph(A)
     for s in sources:
-        want = _scipy_levels(A, s)
+        want = scipy_levels(A, s)
         r = sr.algorithms.bfs(G, s, parents=True, strategy=strategy)
         assert r.engine == f"strategy:{strategy}"
         level = r.level.to_dense(-1)
         np.testing.assert_array_equal(level, want)
         assert r.level.dtype == np.int64 and r.level.nvals == int((want >= 0).sum())
         assert r.parent.dtype == np.int64 and r.parent.nvals == r.level.nvals
-        _assert_parents(A, s, want, r.parent.to_dense(-1))
+        assert_parents(A, s, want, r.parent.to_dense(-1))
         assert r.depth == want.max()
         plain = sr.algorithms.bfs(G, s, strategy=strategy)
         assert plain.parent is None
@@ -122,12 +39,12 @@ def test_strategy_matches_scipy(strategy, case):
 @pytest.mark.parametrize("max_depth", [0, 1, 2, 5])
 def test_strategy_max_depth_and_trace(strategy, max_depth):
     for A, s in ((CASES["directed"][0], 0), (CASES["hub"][0], 0), (CASES["undirected"][0], 35)):
-        full = _scipy_levels(A, s)
+        full = scipy_levels(A, s)
         for md in (max_depth, None):
             want = full if md is None else np.where(full <= md, full, -1)
             r = sr.algorithms.bfs(A, s, parents=True, max_depth=md, strategy=strategy)
             np.testing.assert_array_equal(r.level.to_dense(-1), want)
-            _assert_parents(A, s, want, r.parent.to_dense(-1))
+            assert_parents(A, s, want, r.parent.to_dense(-1))
             # the trace: one entry per level run, frontier and discovered from the levels,
             # edges examined as the strategy sweeps them
             counts = np.bincount(want[want >= 0])
@@ -207,7 +124,7 @@ def test_privatized_queue_spills_past_the_local_capacity():
 
 
 def test_strategy_errors():
-    A = _matrix(3, [0, 1], [1, 2])
+    A = matrix(3, [0, 1], [1, 2])
     for bad in ("queue", "VERTEX_PUSH", "", 3, ("edge",)):
         with pytest.raises(sr.InvalidValue, match="strategy must be None or one of"):
             sr.algorithms.bfs(A, 0, strategy=bad)
