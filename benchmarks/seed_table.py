@@ -8,6 +8,12 @@ the CPU (10^2 .. 10^4 with ``--size tiny``); per size the median time of semirin
 (vertex-centric, top-down), pull (vertex-centric, bottom-up), edge (edge-centric) and auto
 (direction-optimizing) BFS on each device, the fused GPU engine, scipy and cupyx as plain
 baselines, and which of push / pull / edge wins.
+
+A second table compares the seed notes' BFS strategies (``bfs(..., strategy=name)``: vertex-
+centric push without a frontier, pull, edge-centric, atomic and privatized frontier queues,
+the single-block multi-level kernel, degree buckets, node splitting) on each device, over the
+same graphs and roots, each validated like the rows above, with the winner per size and the
+kernel launches each needs.
 """
 
 from __future__ import annotations
@@ -16,8 +22,10 @@ import numpy as np
 
 import semiring as sr
 
+from semiring.algorithms.bfs import STRATEGIES
+
 from . import bfs, graphs
-from .runner import label, run_system
+from .runner import System, label, run_system
 from .timing import graph500_roots
 
 #: The seed notes' numbers (ms): vertices -> (vertex-centric CPU, GPU, optimized GPU,
@@ -34,6 +42,27 @@ COLUMNS = [(f"{dev.upper()} {d}", dev, f"semiring {dev}", "algebra", d)
 COLUMNS.insert(4, ("scipy", "cpu", "scipy.sparse.csgraph.breadth_first_order", None, None))
 COLUMNS += [("GPU fused", "gpu", "semiring gpu", "fused", "auto"),
             ("cupyx", "gpu", "cupyx SpMV (float32, level-synchronous)", None, None)]
+
+
+#: Columns of the strategy table: (label, device, system, engine, direction).
+STRATEGY_COLUMNS = [(f"{dev.upper()} {s}", dev, f"semiring {dev}", f"strategy:{s}", None)
+                    for dev in ("cpu", "gpu") for s in STRATEGIES]
+
+
+def strategy_systems(g, systems):
+    """The strategy rows of graph ``g``: on each device where semiring's algebra rows run, one
+    System per strategy with the same check (levels against the reference), metrics and roots."""
+    out = []
+    for dev in ("gpu", "cpu"):
+        base = next((s for s in systems if s.device == dev and s.name == f"semiring {dev}" and s.engine == "algebra"),
+                    None)
+        if base is None:
+            continue
+        G = g.G if g.A.device == dev else sr.algorithms.Graph(g.host(), "undirected" if g.undirected else "directed")
+        for name in STRATEGIES:
+            out.append(System("bfs", base.name, dev, lambda r, G=G, name=name: sr.algorithms.bfs(G, r, strategy=name),
+                              base.check, base.metrics, base.roots, f"strategy:{name}", None))
+    return out
 
 
 def uniform(log10_n, avg_degree=8, seed=0):
@@ -72,6 +101,7 @@ def run(size, ctx, deadline, progress):
                                             host=k <= cpu_max)
         notes.extend(n for n in more if n not in notes)
         systems = [s for s in systems if not (s.engine == "fused" and s.direction != "auto")]
+        systems += strategy_systems(g, systems)
         for s in systems:
             if deadline.left() <= 0 and s.engine != "fused":
                 continue
@@ -101,8 +131,47 @@ def _cell(r):
 
 
 def _winner(cells, labels):
-    timed = [(_ms(r), lab) for r, lab in zip(cells, labels) if r and r.get("validated")]
+    timed = [(_ms(r), lab) for r, lab in zip(cells, labels) if r and r.get("validated") and _ms(r) is not None]
     return min(timed)[1].split()[-1] if timed else "—"
+
+
+def _launches(cells):
+    """Median launches per search of a strategy (the same count on CPU and GPU: the CPU
+    formulation counts the launches its GPU version makes)."""
+    for r in cells:
+        if r and isinstance(r.get("launches"), (int, float)):
+            return f"{r['launches']:.0f}"
+    return "—"
+
+
+def strategy_table(rows):
+    """Markdown lines: the strategies' median ms per size and device, the winners, the launches."""
+    by = {}
+    for r in rows:
+        by.setdefault(r["graph"], {})[(r["device"], r["system"], r.get("engine"), r.get("direction"))] = r
+    k = len(STRATEGIES)
+    head = ["graph", "n", "levels"] + [c[0] for c in STRATEGY_COLUMNS] + ["CPU winner", "GPU winner"]
+    out = ["", "## Seed-note BFS strategies (`bfs(strategy=...)`), median ms over the same roots", "",
+           "| " + " | ".join(head) + " |", "|" + "|".join("---" for _ in head) + "|"]
+    launch_lines = []
+    for graph, cells in by.items():
+        got = [cells.get(c[1:]) for c in STRATEGY_COLUMNS]
+        if not any(got):
+            continue
+        levels = next((r.get("levels") for r in got if r and isinstance(r.get("levels"), (int, float))), None)
+        n = next(r.get("n", 0) for r in got if r is not None)
+        line = [graph, f"{n:,}", "—" if levels is None else f"{levels:.0f}"] + [_cell(r) for r in got]
+        line += [_winner(got[:k], [c[0] for c in STRATEGY_COLUMNS[:k]]),
+                 _winner(got[k:], [c[0] for c in STRATEGY_COLUMNS[k:]])]
+        out.append("| " + " | ".join(line) + " |")
+        launch_lines.append("| " + " | ".join([graph, "—" if levels is None else f"{levels:.0f}"]
+                                              + [_launches((got[i], got[k + i])) for i in range(k)]) + " |")
+    if len(out) == 5:
+        return []
+    out += ["", "Kernel launches per search (median over roots; a CPU row counts the launches its GPU version "
+            "makes: one per level, three per level for node_split, fewer for single_block):", "",
+            "| graph | levels | " + " | ".join(STRATEGIES) + " |", "|" + "|".join("---" for _ in range(k + 2)) + "|"]
+    return out + launch_lines
 
 
 def table(rows):
@@ -126,4 +195,4 @@ def table(rows):
             "| vertices | vertex-centric CPU | GPU | optimized GPU | edge-centric CPU | GPU | optimized GPU |",
             "|---|---|---|---|---|---|---|"]
     out += [f"| {n:,} | " + " | ".join(str(x) for x in v) + " |" for n, v in SEED_NOTES.items()]
-    return out
+    return out + strategy_table(rows)

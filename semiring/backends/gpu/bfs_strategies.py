@@ -536,7 +536,7 @@ def split(optr, cache, k=None):
     deg = cp.diff(optr).astype(cp.int64)
     c = (deg + (k - 1)) // k
     vfirst = cp.zeros(n + 1, dtype=cp.int64)
-    cp.cumsum(c, out=vfirst[1:])
+    vfirst[1:] = cp.cumsum(c)
     nv = int(vfirst[-1:].get()[0])
     owner = repeat(cp.arange(n, dtype=cp.int64), c)
     local = cp.arange(nv, dtype=cp.int64) - vfirst[owner]
