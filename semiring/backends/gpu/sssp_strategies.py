@@ -335,7 +335,9 @@ class _Run:
         td = "long long" if self.is_int else "double"
         self.dt = np.int64 if self.is_int else np.float64
         self.inf = self.dt(np.iinfo(np.int64).max if self.is_int else np.inf)
-        self.floor = self.dt(floor if floor is not None else -np.inf)
+        if floor is None:  # no weights: nothing can go below any floor
+            floor = np.iinfo(np.int64).min if self.is_int else -np.inf
+        self.floor = self.dt(floor)
         self.kernel = _kernels(cp, ipt, ixt, td)
         self.max_blocks = _max_blocks(cp)
         self.source = source
@@ -378,7 +380,7 @@ class _Run:
         """The worklist [source] and its out-degree (one synchronization)."""
         cp = self.cp
         wl = cp.full(1, self.source, dtype=cp.int32)
-        deg = int((self.optr[self.source + 1] - self.optr[self.source]).get())
+        deg = int(self.optr[self.source + 1] - self.optr[self.source])
         self.launches += 2
         self.syncs += 1
         return wl, 1, deg
