@@ -153,3 +153,16 @@ def test_single_block_launches_on_a_path():
     A = matrix(500, np.arange(499), np.arange(1, 500))
     r = _run(A, "cpu", 0, strategy="single_block")
     assert r.launches == 3 and r.depth == 499
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("strategy", STRATEGIES)
+def test_long_path_histogram_in_global_memory(strategy):
+    # 700 levels: more than HIST_CAP, so bfs_finish counts levels in global memory
+    n = gpu_strategies.HIST_CAP + 188
+    A = matrix(n, np.arange(n - 1), np.arange(1, n))
+    r = _run(A, "gpu", 0, parents=True, strategy=strategy)
+    np.testing.assert_array_equal(asnumpy(r.level.to_dense(-1)), np.arange(n))
+    np.testing.assert_array_equal(asnumpy(r.parent.to_dense(-1)), np.r_[0, np.arange(n - 1)])
+    assert [t.discovered for t in r.trace] == [1] * (n - 1) + [0]
+    assert r.launches == _run(A, "cpu", 0, strategy=strategy).launches
