@@ -1,0 +1,226 @@
+"""The seed notes' SSSP strategies compared on semiring: topology-driven versus data-driven
+Bellman-Ford, worklists with duplicates kept, filtered or hash-culled, or built by prefix-sum
+compaction, and near-far (``sssp(..., strategy=name)``).
+
+Graphs: the uniform random graphs of the seed table (:func:`benchmarks.seed_table.uniform`,
+10^2 .. 10^7 vertices on the GPU, 10^2 .. 10^6 on the CPU, 10^2 .. 10^4 with ``--size tiny``)
+with integer weights 1..255, one per undirected edge (both directions the same), drawn by a
+seeded hash of the vertex pair (:data:`WEIGHT_SEED`). Per size: the median time over the same
+roots of every strategy on each device, semiring's default SSSP (delta-stepping; the fused
+kernel on the GPU) and scipy's Dijkstra as baselines, the winner per device, and the work of a
+search per strategy (rounds, edges examined per stored entry, worklist entries per vertex), so
+the gap between topology-driven and data-driven work shows. Every result is checked against
+scipy's Dijkstra (graphs of up to :data:`DIJKSTRA_MAX` entries; beyond, semiring's fused
+delta-stepping, itself checked on the device like ``check_sssp``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+import semiring as sr
+from semiring.algorithms.sssp import STRATEGIES
+from semiring.backends._xp import xp_of
+from semiring.testing.validate import ValidationError
+
+from . import graphs, peers
+from .gpu_peers import check_distances_device
+from .references import RefStore
+from .runner import System, label, run_system, skipped
+from .seed_table import sizes, uniform
+from .timing import graph500_roots, median
+
+#: Seed of the edge weights.
+WEIGHT_SEED = 1
+#: Largest graph (stored entries) whose reference distances come from scipy's Dijkstra.
+DIJKSTRA_MAX = 20_000_000
+
+#: Columns of the time table: (label, device, engine); strategies, then the baselines.
+COLUMNS = ([(f"CPU {s}", "cpu", f"strategy:{s}") for s in STRATEGIES] + [("CPU default", "cpu", "algebra"),
+                                                                         ("scipy", "cpu", None)]
+           + [(f"GPU {s}", "gpu", f"strategy:{s}") for s in STRATEGIES] + [("GPU default", "gpu", "fused")])
+
+
+def _mix(x):
+    """splitmix64 finalizer on uint64 arrays (NumPy or CuPy; wraps modulo 2^64)."""
+    x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return x ^ (x >> np.uint64(31))
+
+
+def pair_weights(rows, cols, n, seed=WEIGHT_SEED):
+    """Integer weights 1..255 of the entries (rows[k], cols[k]): a hash of the unordered pair
+    and ``seed``, so an undirected edge weighs the same both ways (NumPy or CuPy arrays)."""
+    xp = xp_of(rows)
+    lo = xp.minimum(rows, cols).astype(np.uint64)
+    hi = xp.maximum(rows, cols).astype(np.uint64)
+    key = lo * np.uint64(n) + hi + np.uint64(seed * 0x9E3779B97F4A7C15 % 2**64)
+    return (_mix(key) % np.uint64(255)).astype(np.int64) + 1
+
+
+def weighted_uniform(log10_n, seed=WEIGHT_SEED):
+    """The seed table's uniform case with weights 1..255 (see :func:`pair_weights`)."""
+    base = uniform(log10_n)
+
+    def load(device, data_dir):
+        A = base.load(device, data_dir)
+        r, c, _ = A.to_coo()
+        return sr.Matrix.from_coo(r, c, pair_weights(r, c, A.nrows, seed), nrows=A.nrows, ncols=A.ncols,
+                                  dtype="int64", device=device)
+
+    return graphs.Case(base.name, load, ("sssp",), "undirected", True,
+                       base.about + f"; integer weights 1..255 per edge (the same both ways), hash seed {seed}")
+
+
+def _metrics(r):
+    return {"rounds": r.rounds, "edges_inspected": getattr(r, "edges_examined", None),
+            "worklist_entries": getattr(r, "worklist_entries", None), "launches": r.launches,
+            "host_syncs": r.host_syncs, "engine_used": r.engine}
+
+
+def build(g, ctx):
+    """The systems of loaded graph ``g`` (weights ``g.W``) on its device: every strategy and
+    semiring's default SSSP, and on the CPU scipy's Dijkstra. Returns (systems, notes)."""
+    cp, notes = ctx.cp, []
+    dev = g.W.device
+    xp = cp if dev == "gpu" else np
+    roots = ctx.roots_peers
+    if g.W.nvals <= DIJKSTRA_MAX:
+        ref = RefStore(lambda r: xp.asarray(peers.scipy_dijkstra(g.scipy(True), r)))
+    else:
+        def fused_reference(root):
+            d = sr.algorithms.sssp(g.GW, root).distance.to_dense(np.inf).astype(np.float64)
+            check_distances_device(cp, g.W, root, d)
+            return d
+
+        ref = RefStore(fused_reference)
+        notes.append(f"{g.case.name}: GPU reference = semiring's default SSSP on the device, checked there like "
+                     f"check_sssp (every edge relaxed, every distance attained), not scipy ({g.W.nvals:,} entries)")
+
+    def compare(root, got):
+        want = ref.get(root)
+        got = cp.asarray(got) if dev == "gpu" else (got.get() if hasattr(got, "get") else np.asarray(got))
+        got = got.astype(np.float64)
+        if bool(xp.array_equal(got, want)):  # integer weights: distances are exact
+            return {}
+        v = int(xp.flatnonzero(got != want)[0])
+        raise ValidationError(f"distance of vertex {v}: {float(got[v])}, reference {float(want[v])}")
+
+    def check(root, r):
+        return compare(root, r.distance.to_dense(np.inf))
+
+    G = g.GW
+    systems = []
+    if dev == "cpu":
+        S = g.scipy(True)
+
+        def check_dijkstra(root, dist):
+            ref.offer(root, dist)
+            return compare(root, dist)
+
+        systems.append(System("sssp", "scipy.sparse.csgraph.dijkstra", "cpu", lambda r: peers.scipy_dijkstra(S, r),
+                              check_dijkstra, None, roots))
+        systems.append(System("sssp", "semiring cpu", "cpu", lambda r: sr.algorithms.sssp(G, r, engine="algebra"),
+                              check, _metrics, roots, "algebra", "delta_stepping"))
+    else:
+        systems.append(System("sssp", "semiring gpu", "gpu", lambda r: sr.algorithms.sssp(G, r, engine="fused"),
+                              check, _metrics, roots, "fused", "delta_stepping", optional=True))
+    for name in STRATEGIES:
+        systems.append(System("sssp", f"semiring {dev}", dev,
+                              lambda r, name=name: sr.algorithms.sssp(G, r, strategy=name),
+                              check, _metrics, roots, f"strategy:{name}", None))
+    return systems, notes
+
+
+def run(size, ctx, deadline, progress):
+    """Run the SSSP seed table: the GPU rows of every size first (where there is a GPU), then
+    the CPU rows, so that slow host rows cannot eat the device rows' time. Returns
+    (graphs_info, rows, notes)."""
+    gpu = ctx.cp is not None
+    logs, cpu_max = sizes(size, gpu)
+    rows, notes, info, described = [], [], [], set()
+    for dev in (("gpu", "cpu") if gpu else ("cpu",)):
+        for k in logs:
+            if dev == "cpu" and k > cpu_max:
+                continue
+            g = graphs.load(weighted_uniform(k), dev, ctx.data_dir)
+            if k not in described:
+                info.append(g.describe())
+                described.add(k)
+            roots = graph500_roots(g.degree, ctx.roots_peers, seed=0)
+            systems, more = build(g, ctx)
+            notes.extend(n for n in more if n not in notes)
+            for s in systems:
+                if deadline.left() <= 0 and s.engine != "fused":
+                    row = skipped(s, g.case.name, "suite time budget spent")
+                else:
+                    row = run_system(s, g.case.name, roots, ctx.timers[s.device],
+                                     budget_s=min(ctx.budget_s, max(deadline.left(), 1.0)), warmup=ctx.cpu_warmup)
+                    we = [x.get("worklist_entries") for x in row["runs"]]
+                    row["worklist_entries"] = median(we) if any(v is not None for v in we) else None
+                row.update(n=g.n, nvals=int(g.W.nvals))
+                rows.append(row)
+                progress.step(f"{g.case.name} {label(s)}: {row['status']}")
+            del g
+            if ctx.cp is not None:
+                ctx.cp.get_default_memory_pool().free_all_blocks()
+    if not gpu:
+        notes.append("no GPU here: the GPU columns are empty")
+    notes.append("CPU strategies are NumPy formulations of the kernels' work organization (a round reads the "
+                 "distances as they were when it began); GPU threads see each other's updates within a round, "
+                 "so rounds and work differ a little between the devices")
+    return info, rows, notes
+
+
+def _cell(r):
+    if r is None:
+        return "—"
+    if r.get("validated") and r.get("ms_median") is not None:
+        ms = r["ms_median"]
+        return f"{ms:.3f}" if ms < 10 else f"{ms:.1f}"
+    return "n/a" if r["status"] == "not available" else f"**{r['status']}**"
+
+
+def _winner(cells, labels):
+    timed = [(r["ms_median"], lab) for r, lab in zip(cells, labels)
+             if r and r.get("validated") and r.get("ms_median") is not None]
+    return min(timed)[1].split(" ", 1)[1] if timed else "—"
+
+
+def _work(r):
+    """"rounds / edges examined per entry / worklist entries per vertex" of a strategy row."""
+    if not r or not r.get("validated") or not isinstance(r.get("rounds"), (int, float)):
+        return "—"
+    e = r.get("edges_inspected")
+    w = r.get("worklist_entries")
+    per_e = f"{e / r['nvals']:.2f}" if isinstance(e, (int, float)) and r.get("nvals") else "—"
+    per_v = f"{w / r['n']:.2f}" if isinstance(w, (int, float)) and r.get("n") else "—"
+    return f"{r['rounds']:.0f} / {per_e} / {per_v}"
+
+
+def table(rows):
+    """Markdown lines: median ms per size and column with the winners, then the work per search."""
+    by = {}
+    for r in rows:
+        by.setdefault(r["graph"], {})[(r["device"], r.get("engine"))] = r
+    head = ["graph", "n", "entries"] + [c[0] for c in COLUMNS] + ["CPU winner", "GPU winner"]
+    out = ["", "## Seed-note SSSP strategies (`sssp(strategy=...)`), median ms over the same roots", "",
+           "Integer weights 1..255. CPU/GPU default: semiring's delta-stepping (algebra engine on the CPU, the fused "
+           "kernel on the GPU). The winners are among the strategies of each device.", "",
+           "| " + " | ".join(head) + " |", "|" + "|".join("---" for _ in head) + "|"]
+    k = len(STRATEGIES)
+    work = []
+    for graph, cells in by.items():
+        got = [cells.get((c[1], c[2])) for c in COLUMNS]
+        any_row = next(r for r in got if r is not None)
+        line = [graph, f"{any_row.get('n', 0):,}", f"{any_row.get('nvals', 0):,}"] + [_cell(r) for r in got]
+        cpu_s, gpu_s = got[:k], got[k + 2:2 * k + 2]
+        line += [_winner(cpu_s, [c[0] for c in COLUMNS[:k]]), _winner(gpu_s, [c[0] for c in COLUMNS[k + 2:2 * k + 2]])]
+        out.append("| " + " | ".join(line) + " |")
+        for dev, strat in (("CPU", cpu_s), ("GPU", gpu_s)):
+            if any(strat):
+                work.append("| " + " | ".join([graph, dev] + [_work(r) for r in strat]) + " |")
+    out += ["", "Work per search (medians over roots): rounds / edges examined per stored entry / worklist "
+            "entries per vertex (duplicates included; topology: every edge and vertex every round):", "",
+            "| graph | device | " + " | ".join(STRATEGIES) + " |", "|" + "|".join("---" for _ in range(k + 2)) + "|"]
+    return out + work
