@@ -37,9 +37,11 @@ from ..exceptions import BackendUnavailable, InvalidValue, SemiringError
 #: Seconds a rank waits in one host collective before it declares the others lost
 #: (``SEMIRING_DIST_TIMEOUT`` overrides; long graph builds on slow ranks need minutes).
 DEFAULT_TIMEOUT = 600.0
-#: Seconds of busy polling before a waiting rank sleeps between tests (latency of a level).
+#: Seconds of busy polling before a waiting rank sleeps between tests (latency of a level);
+#: none when there are more ranks than cores (a spinning rank would take the core of the
+#: rank it waits for).
 _SPIN = 0.002
-_SLEEP = 1e-4
+_SLEEP = 2e-5
 
 
 def _mpi():
@@ -89,6 +91,8 @@ class Context:
         if not (isinstance(timeout, (int, float)) and timeout > 0):
             raise InvalidValue(f"Context: timeout must be a positive number of seconds; given {timeout!r}")
         self.timeout = float(timeout)
+        cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+        self._spin = _SPIN if self.size <= cores else 0.0
         if device not in ("cpu", "gpu", "auto"):
             raise InvalidValue(f"Context: device must be 'cpu', 'gpu' or 'auto'; given {device!r}")
         if channel not in ("auto", "nccl", "staged", "host"):
@@ -134,7 +138,7 @@ class Context:
             if now - t0 > self.timeout:
                 self.abort(f"no answer from the other ranks within {self.timeout:g} s in {what} "
                            "(a rank failed, hung or is far behind)")
-            if now - t0 > _SPIN:
+            if now - t0 > self._spin:
                 time.sleep(_SLEEP)
 
     # -- host collectives (control) -----------------------------------------------------------
