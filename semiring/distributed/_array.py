@@ -67,3 +67,19 @@ def bitmap_words(xp, local_ids, B):
 def test_bits(words, ids):
     """For global ids, whether their bit is set in the allgathered bitmap ``words``."""
     return ((words[ids >> 5] >> (ids & 31).astype(np.uint32)) & np.uint32(1)).astype(bool)
+
+
+def row_chunks(xp, indptr, rows, budget):
+    """Split ``rows`` into consecutive pieces whose out-edges number about ``budget`` at most
+    (a single row with more edges is a piece of its own)."""
+    if rows.shape[0] == 0:
+        return [rows]
+    deg = indptr[rows + 1] - indptr[rows]
+    ends = xp.cumsum(deg)
+    total = int(ends[-1])
+    if total <= budget:
+        return [rows]
+    cuts = [int(c) for c in xp.searchsorted(ends, xp.arange(budget, total, budget, dtype=np.int64), side="right")
+            .tolist()]
+    bounds = sorted(set([0] + cuts + [rows.shape[0]]))
+    return [rows[a:b] for a, b in zip(bounds[:-1], bounds[1:]) if b > a]

@@ -194,14 +194,12 @@ class Context:
         failed = self.allreduce(np.uint8(exc is not None), "max", what)
         if not failed:
             return
-        infos = self.allgather_obj(None if exc is None else (type(exc).__name__, str(exc)), what)
-        r, (name, msg) = next((r, i) for r, i in enumerate(infos) if i is not None)
+        infos = self.allgather_obj(None if exc is None else (type(exc), str(exc)), what)
+        r, (cls, msg) = next((r, i) for r, i in enumerate(infos) if i is not None)
         if exc is not None:
             raise exc
-        from .. import exceptions
-
-        cls = getattr(exceptions, name, SemiringError)
-        cls = cls if isinstance(cls, type) and issubclass(cls, Exception) else SemiringError
+        if not (isinstance(cls, type) and issubclass(cls, Exception)):
+            cls = SemiringError
         raise cls(f"{msg} (raised on rank {r})")
 
     # -- device synchronisation -----------------------------------------------------------------
@@ -246,14 +244,16 @@ class HostChannel:
     def __init__(self, ctx):
         self.ctx = ctx
 
-    def alltoallv(self, arrays, send_counts, recv_counts, what="alltoallv"):
+    def alltoallv(self, arrays, send_counts, recv_counts, what="alltoallv", send_displs=None):
         """Send ``arrays[k][displ[j]:displ[j] + send_counts[j]]`` to rank j, for every array k.
 
         ``send_counts`` and ``recv_counts`` are host int64 arrays (the latter from
-        :meth:`Context.alltoall`); returns the received arrays, grouped by source rank.
+        :meth:`Context.alltoall`); ``send_displs`` defaults to the packed layout (the
+        exclusive prefix sum of the counts). Returns the received arrays, packed by source rank.
         """
         ctx = self.ctx
-        sd, rd = _displacements(send_counts), _displacements(recv_counts)
+        sd = _displacements(send_counts) if send_displs is None else np.asarray(send_displs, dtype=np.int64)
+        rd = _displacements(recv_counts)
         out = []
         others = int(send_counts.sum() - send_counts[ctx.rank])
         for a in arrays:
@@ -275,10 +275,13 @@ class HostChannel:
 class StagedChannel(HostChannel):
     """CuPy arrays copied to the host, exchanged over MPI, and copied back (no NCCL)."""
 
-    def alltoallv(self, arrays, send_counts, recv_counts, what="alltoallv"):
-        ctx = self.ctx
+    def alltoallv(self, arrays, send_counts, recv_counts, what="alltoallv", send_displs=None):
+        ctx, xp = self.ctx, self.ctx.xp
+        if send_displs is not None:  # pack the segments on the device before the copy
+            arrays = [xp.concatenate([a[int(d):int(d) + int(c)] for d, c in zip(send_displs, send_counts)])
+                      for a in arrays]
         host = [ctx.to_host(a, what) for a in arrays]
-        return [ctx.xp.asarray(r) for r in HostChannel.alltoallv(self, host, send_counts, recv_counts, what)]
+        return [xp.asarray(r) for r in HostChannel.alltoallv(self, host, send_counts, recv_counts, what)]
 
     def allgather(self, a, what="allgather"):
         return self.ctx.xp.asarray(HostChannel.allgather(self, self.ctx.to_host(a, what), what))
@@ -318,9 +321,10 @@ class NcclChannel:
     def _stream(self):
         return self.ctx.xp.cuda.get_current_stream().ptr
 
-    def alltoallv(self, arrays, send_counts, recv_counts, what="alltoallv"):
+    def alltoallv(self, arrays, send_counts, recv_counts, what="alltoallv", send_displs=None):
         ctx, xp, nccl = self.ctx, self.ctx.xp, self.nccl
-        sd, rd = _displacements(send_counts), _displacements(recv_counts)
+        sd = _displacements(send_counts) if send_displs is None else np.asarray(send_displs, dtype=np.int64)
+        rd = _displacements(recv_counts)
         me = ctx.rank
         stream = self._stream()
         out = []

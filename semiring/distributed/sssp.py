@@ -88,6 +88,10 @@ def _global_stats(A, w):
     return mins[0], -mins[2], int(sums[1]), sums[0], mins[1]
 
 
+#: Out-edges expanded at once in a relaxation (bounds the temporaries of a large GPU rank).
+_EDGES_PER_CHUNK = 1 << 26
+
+
 class ArraySSSP:
     """Per-rank state and steps of delta-stepping as whole-array operations (any ``xp``)."""
 
@@ -127,12 +131,20 @@ class ArraySSSP:
         """t = from min.plus A{light|heavy}; exchange; d<changed> = t. Returns the new active count."""
         xp, ctx, A = self.xp, self.ctx, self.A
         rows = self.active if light else xp.nonzero(self.members)[0]
-        pos, which = K.expand(xp, A.indptr, A.cols, rows)
-        w = self.w[pos]
-        keep = (w <= self.delta) if light else (w > self.delta)
-        pos, which, w = pos[keep], which[keep], w[keep]
-        cand = self.dist[rows[which]] + w
-        tgt, cand = K.min_by_key(xp, A.cols[pos].astype(np.int64), cand)
+        parts = []
+        for rs in K.row_chunks(xp, A.indptr, rows, _EDGES_PER_CHUNK):
+            pos, which = K.expand(xp, A.indptr, A.cols, rs)
+            w = self.w[pos]
+            keep = (w <= self.delta) if light else (w > self.delta)
+            pos, which, w = pos[keep], which[keep], w[keep]
+            cand = self.dist[rs[which]] + w
+            parts.append(K.min_by_key(xp, A.cols[pos].astype(np.int64), cand))
+            del pos, which, w, cand, keep
+        if len(parts) == 1:
+            tgt, cand = parts[0]
+        else:  # the smallest candidate per target over the chunks
+            tgt, cand = K.min_by_key(xp, xp.concatenate([p[0] for p in parts]), xp.concatenate([p[1] for p in parts]))
+        del parts
         send = ctx.to_host(K.owners_counts(xp, tgt, self.B, self.P), "sssp counts").astype(np.int64)
         recv = ctx.alltoall(send, f"{what} (counts)")
         got_t, got_c = ctx.channel.alltoallv([tgt.astype(self.vdt), cand], send, recv, what)
