@@ -107,6 +107,10 @@ def _worker(out, cases, data):
             r = dist.sssp(W, s)
             save(f"kronw:sssp:{s}", r.distance)
             res[f"kronw:sssp:{s}:delta"] = np.array([r.delta])
+        sssp_module = sys.modules["semiring.distributed.sssp"]
+        sssp_module._EDGES_PER_CHUNK = 50  # relaxations split into many chunks
+        save("kronw:sssp:chunked", dist.sssp(W, ROOTS[0]).distance)
+        sssp_module._EDGES_PER_CHUNK = 1 << 26
         r, c, w, n = _directed()
         sl = slice(ctx.rank, None, P)  # each rank holds a strided share of the edges
         D = dist.DistMatrix.from_edges(r[sl], c[sl], w[sl], n=n)
@@ -161,6 +165,14 @@ def _fault_worker(mode):
 if __name__ == "__main__":
     if sys.argv[1] == "worker":
         _worker(sys.argv[2], sys.argv[3].split(","), sys.argv[4] if len(sys.argv) > 4 else None)
+    elif sys.argv[1] == "cli":
+        from semiring.cli import main
+
+        sys.exit(main(["bfs", "kron:9", "--distributed", "--source", "1", "--output", sys.argv[2]]))
+    elif sys.argv[1] == "bench":
+        from benchmarks.distributed import main
+
+        sys.exit(main(["--graph", "kron:9", "--roots", "2", "--out", sys.argv[2]]))
     else:
         _fault_worker(sys.argv[2])
     sys.exit(0)
@@ -274,6 +286,8 @@ def test_sssp_kronecker_exact(kron_runs, P):
         ref = sr.algorithms.sssp(M, s, method="delta_stepping")
         assert res[f"kronw:sssp:{s}:delta"][0] == ref.delta
         assert res[f"kronw:sssp:{s}:val"].dtype == np.int64
+    np.testing.assert_array_equal(_vec(res, "kronw:sssp:chunked", M.nrows, np.inf),
+                                  _vec(res, f"kronw:sssp:{ROOTS[0]}", M.nrows, np.inf))
 
 
 @pytest.mark.parametrize("P", [2, 3])
@@ -356,3 +370,27 @@ def test_single_process_in_pytest():
     v = sr.Vector.from_coo([1, 5], [2.5, 4.0], size=9)
     assert dist.DistVector.from_vector(v).to_vector().isequal(v)
     assert json.loads(json.dumps(dist.bfs(A, 3).trace[0].bytes_sent)) == [0]
+
+
+def test_cli_and_benchmark_script(tmp_path):
+    """``mpiexec -n 2 semiring bfs ... --distributed`` validates and writes levels that match
+    scipy; ``python -m benchmarks.distributed`` writes its JSON and Markdown."""
+    import scipy.sparse.csgraph as csg
+
+    import semiring as sr
+
+    out = tmp_path / "levels.csv"
+    p, _ = run_mpi(2, "cli", str(out))
+    assert p.returncode == 0, p.stderr[-3000:]
+    assert "validated" in p.stdout and "on 2 ranks" in p.stdout
+    got = np.loadtxt(out, delimiter=",", skiprows=1, dtype=np.int64).reshape(-1, 2)
+    hops = csg.shortest_path(sr.generators.kronecker(9).to_scipy(), unweighted=True, indices=1)
+    reached = np.flatnonzero(np.isfinite(hops))
+    np.testing.assert_array_equal(got[:, 0], reached)
+    np.testing.assert_array_equal(got[:, 1], hops[reached])
+    p, _ = run_mpi(2, "bench", str(tmp_path))
+    assert p.returncode == 0, p.stderr[-3000:]
+    res = json.loads((tmp_path / "distributed-kron9-p2-cpu.json").read_text())
+    assert res["P"] == 2 and set(res["summary"]) == {"bfs", "sssp"}
+    assert all(r["reached"] > 1 and r["seconds"] > 0 for rows in res["runs"].values() for r in rows)
+    assert "| level | direction |" in (tmp_path / "distributed-kron9-p2-cpu.md").read_text()

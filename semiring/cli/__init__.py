@@ -36,6 +36,10 @@ def _parser():
         c.add_argument("--seed", type=int, default=0, help="generator and coloring seed")
         if name != "color":
             c.add_argument("--source", type=int, default=0, help="0-based source vertex (default 0)")
+    for name in ("bfs", "sssp"):
+        sub.choices[name].add_argument("--distributed", action="store_true",
+                                       help="run on the ranks of mpiexec (semiring.distributed): "
+                                            "mpiexec -n 2 semiring bfs kron:22 --distributed")
     sub.choices["bfs"].add_argument("--parents", action="store_true", help="also compute (and write) parents")
     sub.choices["bfs"].add_argument("--direction", choices=("auto", "push", "pull"), default="auto")
     sub.choices["sssp"].add_argument("--method", choices=("auto", "bellman_ford", "delta_stepping"), default="auto")
@@ -72,6 +76,10 @@ def main(argv=None):
             from .bench import bench
 
             return bench(args.scale, args.roots, args.sssp_roots, args.seed, args.device)
+        if getattr(args, "distributed", False):
+            from . import distributed
+
+            return distributed.run(args)
         from . import run
 
         return {"bfs": run.cmd_bfs, "sssp": run.cmd_sssp, "color": run.cmd_color}[args.command](args)
