@@ -162,9 +162,39 @@ def _fault_worker(mode):
     print("finished without noticing the fault", flush=True)
 
 
+def _gpu_worker(out):
+    """GPU ranks: NCCL channel, CUDA and array BFS kernels, SSSP; rank 0 saves the results."""
+    import semiring.distributed as dist
+
+    ctx = dist.init(device="gpu", timeout=300)
+    xp = ctx.xp
+    res = {"channel": np.array([type(ctx.channel).__name__])}
+    # the channel itself: every rank sends rank * 100 + destination to each destination
+    send = xp.asarray([ctx.rank * 100 + j for j in range(ctx.size) for _ in range(j + 1)], dtype=np.int64)
+    counts = np.arange(1, ctx.size + 1, dtype=np.int64)
+    got = ctx.channel.alltoallv([send], counts, ctx.alltoall(counts), "check")[0]
+    res["a2a"] = ctx.to_host(got)
+    res["gather"] = ctx.to_host(ctx.channel.allgather(xp.full(3, ctx.rank, dtype=np.uint32)))
+    A = dist.kronecker(12, seed=1, ctx=ctx)
+    for kernels in ("cuda", "array"):
+        for d in ("auto", "push", "pull"):
+            r = dist.bfs(A, 0, parents=True, direction=d, kernels=kernels)
+            dist.validate.check_bfs(A, 0, r.level, r.parent)
+            v = r.level.to_vector(root=0, device="cpu")
+            if ctx.rank == 0:
+                res[f"{kernels}:{d}:idx"], res[f"{kernels}:{d}:val"] = v.to_coo()
+    W = dist.kronecker(12, seed=1, weights=(1, 255), ctx=ctx)
+    v = dist.sssp(W, 0).distance.to_vector(root=0, device="cpu")
+    if ctx.rank == 0:
+        res["sssp:idx"], res["sssp:val"] = v.to_coo()
+        np.savez(Path(out) / "gpu.npz", **res)
+
+
 if __name__ == "__main__":
     if sys.argv[1] == "worker":
         _worker(sys.argv[2], sys.argv[3].split(","), sys.argv[4] if len(sys.argv) > 4 else None)
+    elif sys.argv[1] == "gpu":
+        _gpu_worker(sys.argv[2])
     elif sys.argv[1] == "cli":
         from semiring.cli import main
 
@@ -394,3 +424,29 @@ def test_cli_and_benchmark_script(tmp_path):
     assert res["P"] == 2 and set(res["summary"]) == {"bfs", "sssp"}
     assert all(r["reached"] > 1 and r["seconds"] > 0 for rows in res["runs"].values() for r in rows)
     assert "| level | direction |" in (tmp_path / "distributed-kron9-p2-cpu.md").read_text()
+
+
+@pytest.mark.gpu
+def test_gpu_ranks(tmp_path):
+    """One rank per GPU (up to 2): NCCL exchanges, the CUDA BFS kernels and the array steps on
+    CuPy give the levels of scipy; SSSP distances equal Dijkstra's (NCCL_NVLS_ENABLE=0)."""
+    import cupy
+    import scipy.sparse.csgraph as csg
+
+    import semiring as sr
+
+    P = min(2, cupy.cuda.runtime.getDeviceCount())
+    p, _ = run_mpi(P, "gpu", str(tmp_path), env={"NCCL_NVLS_ENABLE": "0"})
+    assert p.returncode == 0, p.stdout[-2000:] + p.stderr[-3000:]
+    with np.load(tmp_path / "gpu.npz") as z:
+        res = dict(z)
+    assert res["channel"][0] == "NcclChannel"
+    np.testing.assert_array_equal(res["a2a"], [j * 100 + 0 for j in range(P)])  # rank 0 got one from each
+    np.testing.assert_array_equal(res["gather"], np.repeat(np.arange(P), 3))
+    M = sr.generators.kronecker(12, seed=1)
+    hops = csg.shortest_path(M.to_scipy(), unweighted=True, indices=0)
+    for kernels in ("cuda", "array"):
+        for d in ("auto", "push", "pull"):
+            np.testing.assert_array_equal(_vec(res, f"{kernels}:{d}", M.nrows, np.inf), hops)
+    W = sr.generators.kronecker(12, seed=1, weights=(1, 255))
+    np.testing.assert_array_equal(_vec(res, "sssp", W.nrows, np.inf), csg.dijkstra(W.to_scipy(), indices=0))

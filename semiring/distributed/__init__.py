@@ -15,6 +15,7 @@ every rank exit with a message instead of hanging. The bytes each rank sends per
 in the traces; :mod:`semiring.distributed.model` predicts them for larger runs.
 """
 
+from . import validate
 from .bfs import DistBFSResult, DistLevelTrace, bfs
 from .build import kronecker, read
 from .comm import DEFAULT_TIMEOUT, Context, context, init
@@ -22,4 +23,4 @@ from .matrix import Blocks, DistMatrix, DistVector
 from .sssp import DistSSSPResult, sssp
 
 __all__ = ["Context", "init", "context", "DEFAULT_TIMEOUT", "Blocks", "DistMatrix", "DistVector", "kronecker",
-           "read", "bfs", "DistBFSResult", "DistLevelTrace", "sssp", "DistSSSPResult"]
+           "read", "bfs", "DistBFSResult", "DistLevelTrace", "sssp", "DistSSSPResult", "validate"]
