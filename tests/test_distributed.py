@@ -294,9 +294,12 @@ def test_bfs_bytes_per_level(kron_runs, P):
     by = res["kron:bfs:0:bytes"]
     dirs = res["kron:bfs:0:dirs"]
     words = Blocks(n, P).words
+    from semiring.distributed.model import pull_bytes_per_rank
+
     for d, row in zip(dirs, by):
         if d == "pull":
             assert list(row) == [4 * words * (P - 1)] * P
+            assert pull_bytes_per_rank(n, P) == 4 * words * (P - 1)  # the model counts what is sent
         else:
             assert all(b % 8 == 0 for b in row)
     assert by.sum() > 0
