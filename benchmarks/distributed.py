@@ -3,7 +3,7 @@
 Usage (every rank runs the same command)::
 
     mpiexec -n P python -m benchmarks.distributed --graph kron:26 --algo bfs,sssp --roots 16 \\
-        --device gpu --out DIR [--no-parents] [--single] [--compare DIR/other.json]
+        --device gpu --out DIR [--sssp-roots K] [--no-parents] [--single] [--compare DIR/other.json]
 
 Each rank generates its share of the Graph500 Kronecker graph on its device (int64 weights
 1..255 for SSSP), then for every algorithm: one warm-up run, then one timed run per Graph500
@@ -37,6 +37,7 @@ def _parse(argv):
     p.add_argument("--graph", default="kron:16", help="kron:SCALE[:EDGE_FACTOR] (default kron:16)")
     p.add_argument("--algo", default="bfs,sssp", help="comma-separated: bfs, sssp")
     p.add_argument("--roots", type=int, default=16)
+    p.add_argument("--sssp-roots", type=int, default=None, help="SSSP roots (default: --roots)")
     p.add_argument("--device", choices=("cpu", "gpu"), default="cpu")
     p.add_argument("--out", default="benchmarks/results")
     p.add_argument("--seed", type=int, default=0)
@@ -196,7 +197,8 @@ def main(argv=None):
         log(f"{args.graph} ({'weighted' if weights else 'pattern'}): {A.n:,} vertices, {A.nvals:,} entries, "
             f"built in {built[-1]:.2f} s on {ctx.size} rank(s)")
         nvals[algo] = A.nvals
-        roots = _roots(ctx, A, args.roots, args.seed)
+        k = args.sssp_roots if algo == "sssp" and args.sssp_roots else args.roots
+        roots = _roots(ctx, A, k, args.seed)
         try:
             rows = _bench(ctx, A, algo, roots, args.parents, timer, log)
         except dist.validate.ValidationError as exc:

@@ -16,6 +16,7 @@ if compgen -G ".whl/*.whl" > /dev/null; then   # MPICH + mpi4py from the wheelho
 else
   export PYTHONPATH=$PWD:${PYTHONPATH:-}
 fi
+export SEMIRING_MPIEXEC=$(command -v mpiexec)
 NGPU=$("$PY" -c "import cupy; print(cupy.cuda.runtime.getDeviceCount())")
 echo "== $(command -v mpiexec), $NGPU GPU(s), $("$PY" -c 'import mpi4py.MPI as M; print(M.Get_library_version().splitlines()[0])')"
 echo "== NCCL allreduce / allgather / all-to-all-v over $NGPU rank(s)"

@@ -64,8 +64,8 @@ def _weights(A):
     if A.dtype == np.bool_ or A.vals is None:
         return np.dtype(np.int64), xp.ones(A.local_nvals, dtype=np.int64)
     if A.dtype.kind in "iu":
-        return np.dtype(np.int64), A.vals.astype(np.int64)
-    return np.dtype(np.float64), A.vals.astype(np.float64)
+        return np.dtype(np.int64), A.vals.astype(np.int64, copy=False)
+    return np.dtype(np.float64), A.vals.astype(np.float64, copy=False)
 
 
 def _global_stats(A, w):
