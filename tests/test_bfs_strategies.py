@@ -138,3 +138,12 @@ def test_strategy_errors():
         sr.algorithms.bfs(A, 0, strategy="edge", max_depth=-1)
     with pytest.raises(sr.InvalidValue):
         cpu_strategies.bfs("nope", A._indptr, A._indices, 0)
+
+
+def test_cpu_and_gpu_modules_share_names_and_constants():
+    # the NumPy formulation follows the kernels' organization: same names, same capacities
+    from semiring.backends.gpu import bfs_strategies as gpu_strategies
+
+    assert cpu_strategies.STRATEGIES == gpu_strategies.STRATEGIES == STRATEGIES
+    for name in ("BLOCK", "LOCAL_CAP", "SB_CAP", "WARP_DEGREE", "BLOCK_DEGREE", "SPLIT_K"):
+        assert getattr(cpu_strategies, name) == getattr(gpu_strategies, name), name
