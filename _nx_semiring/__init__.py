@@ -46,6 +46,9 @@ FUNCTIONS = {
     "weakly_connected_components": "Component labels from the engine (A + A^T).",
     "number_weakly_connected_components": "Component labels from the engine (A + A^T).",
     "is_weakly_connected": "Component labels from the engine (A + A^T).",
+    "strongly_connected_components": "Strong component labels from the engine (Multistep); components in a reverse "
+                                     "topological order of the condensation, as networkx's Tarjan search yields them "
+                                     "(ties by first node, not networkx's search order).",
     "number_strongly_connected_components": "Strong component labels from the engine (Multistep).",
     "is_strongly_connected": "Strong component labels from the engine (Multistep).",
     "pagerank": "Power iteration on plus.second (plus.times with weights), networkx's stopping rule. Declines "

@@ -9,7 +9,8 @@ from .coloring import greedy_color
 from .community import louvain_communities, modularity
 from .components import (
     connected_components, is_connected, is_strongly_connected, is_weakly_connected, number_connected_components,
-    number_strongly_connected_components, number_weakly_connected_components, weakly_connected_components,
+    number_strongly_connected_components, number_weakly_connected_components, strongly_connected_components,
+    weakly_connected_components,
 )
 from .link_analysis import pagerank
 from .mis import maximal_independent_set
@@ -27,7 +28,7 @@ __all__ = [
     "greedy_color", "maximal_independent_set",
     "connected_components", "number_connected_components", "is_connected",
     "weakly_connected_components", "number_weakly_connected_components", "is_weakly_connected",
-    "number_strongly_connected_components", "is_strongly_connected",
+    "strongly_connected_components", "number_strongly_connected_components", "is_strongly_connected",
     "pagerank", "triangles",
     "minimum_spanning_tree", "betweenness_centrality",
     "louvain_communities", "modularity",

@@ -3,9 +3,12 @@ smallest vertex index of its component): ``semiring.algorithms.connected_compone
 components: a directed graph taken as A + A^T) and ``strongly_connected_components``.
 
 networkx yields (weakly) connected components in the order of their first node, which is the
-order of the labels. The strongly connected components themselves are not adapted: networkx
-yields them in the order its search closes them, which the labels do not give; their count and
-``is_strongly_connected`` do not depend on it.
+order of the labels. It yields strongly connected components in the order Tarjan's search closes
+them, a reverse topological order of the condensation (a component comes after every component
+it has an edge into); :func:`strongly_connected_components` yields a reverse topological order
+too: by height in the condensation (0 for a component without out-edges, else 1 + the largest
+height of the components it reaches in one edge), then by first node. Among the components of
+one height the order can differ from networkx's, which follows its depth-first search.
 """
 
 from __future__ import annotations
@@ -78,6 +81,59 @@ def is_weakly_connected(G):
     return _connected(G)
 
 
+def _by_height(lab, indptr, indices):
+    """The members of each strong component (host int64 arrays), sinks of the condensation first.
+
+    ``lab``: each node's smallest-member label; ``indptr, indices``: the successors of each node.
+    The height of a component is found by peeling the condensation's sinks in rounds (Kahn's
+    algorithm run backwards): a round costs the edges into the peeled components."""
+    n = lab.shape[0]
+    roots = np.flatnonzero(lab == np.arange(n))  # one per component, in order of first node
+    comp = np.searchsorted(roots, lab)
+    k = roots.shape[0]
+    src, dst = np.repeat(comp, np.diff(indptr)), comp[indices]
+    cross = src != dst
+    src, dst = src[cross], dst[cross]
+    out = np.bincount(src, minlength=k)
+    pred = src[np.argsort(dst, kind="stable")]  # the condensation's edges by head
+    ptr = np.zeros(k + 1, dtype=np.int64)
+    np.cumsum(np.bincount(dst, minlength=k), out=ptr[1:])
+    height = np.zeros(k, dtype=np.int64)
+    level, frontier = 0, np.flatnonzero(out == 0)
+    while frontier.size:
+        height[frontier] = level
+        level += 1
+        counts = ptr[frontier + 1] - ptr[frontier]
+        if not counts.any():
+            break
+        # the tails of the edges into the frontier: pred[ptr[f] : ptr[f + 1]] for every f
+        first = np.repeat(ptr[frontier] - (np.cumsum(counts) - counts), counts)
+        tails = pred[first + np.arange(first.shape[0])]
+        np.subtract.at(out, tails, 1)
+        done = np.sort(tails[out[tails] == 0])
+        frontier = done[np.r_[True, done[1:] != done[:-1]]] if done.size else done
+    rank = np.empty(k, dtype=np.int64)
+    rank[np.lexsort((np.arange(k), height))] = np.arange(k)
+    order = np.argsort(rank[comp], kind="stable")
+    return np.split(order, np.flatnonzero(np.diff(rank[comp][order])) + 1)
+
+
+def _strong_components(G):
+    lab = labels(G, strong=True)
+    nodes = G.nodes
+    for part in _by_height(lab, *G.order):
+        yield {nodes[i] for i in part.tolist()}
+
+
+def strongly_connected_components(G):
+    """networkx.strongly_connected_components (directed graphs): a generator of node sets, in a
+    reverse topological order of the condensation (sinks first), as networkx's Tarjan search
+    yields them; components of the same height in the condensation come by first node."""
+    if not len(G):
+        return iter(())
+    return _strong_components(G)
+
+
 def number_strongly_connected_components(G):
     """networkx.number_strongly_connected_components."""
     return _count(G, strong=True)
@@ -89,5 +145,5 @@ def is_strongly_connected(G):
 
 
 __all__ = ["connected_components", "number_connected_components", "is_connected", "weakly_connected_components",
-           "number_weakly_connected_components", "is_weakly_connected", "number_strongly_connected_components",
-           "is_strongly_connected"]
+           "number_weakly_connected_components", "is_weakly_connected", "strongly_connected_components",
+           "number_strongly_connected_components", "is_strongly_connected"]
