@@ -122,11 +122,13 @@ def _bench(ctx, A, algo, roots, parents, timer, log):
     return rows
 
 
-def _single(A, algo, roots, timer_fn, log):
-    """The single-device engine on the same graph (gathered: P = 1 only)."""
+def _single(ctx, spec, seed, algo, roots, timer_fn, log):
+    """The single-device engine (sr.algorithms, fused on a GPU) on the same graph, made by the
+    single-device generator (same seed: the same matrix). P = 1 only."""
     import semiring as sr
 
-    M = A.to_matrix(device=A.ctx.device)
+    weights = (1, 255) if algo == "sssp" else None
+    M = sr.generators.kronecker(spec[0], *spec[1:], seed=seed, weights=weights, device=ctx.device)
     G = sr.algorithms.Graph(M, kind="undirected")
     fn = (lambda s: sr.algorithms.bfs(G, s, parents=True)) if algo == "bfs" else (lambda s: sr.algorithms.sssp(G, s))
     fn(roots[0])
@@ -211,9 +213,11 @@ def main(argv=None):
         if compare and algo in compare.get("summary", {}):
             s["speedup"] = compare["summary"][algo]["median_seconds"] / s["median_seconds"]
         summary[algo] = s
-        if args.single and ctx.size == 1:
-            single[algo] = _single(A, algo, roots, timer, log)
         del A
+        if ctx.device == "gpu":
+            ctx.xp.get_default_memory_pool().free_all_blocks()
+        if args.single and ctx.size == 1:
+            single[algo] = _single(ctx, nums, args.seed, algo, roots, timer, log)
         if ctx.device == "gpu":
             ctx.xp.get_default_memory_pool().free_all_blocks()
     if failed:

@@ -6,17 +6,8 @@
 #
 # NVLink multicast stays off (NCCL_NVLS_ENABLE=0): it can put a shared host's GPUs out of service.
 set -uo pipefail
-export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1 PYTHONUNBUFFERED=1
 cd "$(dirname "$0")/.."
-PY=${PYTHON:-python3}
-if compgen -G ".whl/*.whl" > /dev/null; then   # MPICH + mpi4py from the wheelhouse, in a prefix of their own
-  "$PY" -m pip install -q --ignore-installed --no-index --no-deps --no-compile --no-cache-dir --prefix /tmp/mpi .whl/*.whl || exit 1
-  SITE=$("$PY" -c "import sys; print(f'/tmp/mpi/lib/python{sys.version_info[0]}.{sys.version_info[1]}/site-packages')")
-  export PATH=/tmp/mpi/bin:$PATH PYTHONPATH=$SITE:$PWD:${PYTHONPATH:-} LD_LIBRARY_PATH=/tmp/mpi/lib:${LD_LIBRARY_PATH:-}
-else
-  export PYTHONPATH=$PWD:${PYTHONPATH:-}
-fi
-export SEMIRING_MPIEXEC=$(command -v mpiexec)
+. benchmarks/distributed_env.sh
 NGPU=$("$PY" -c "import cupy; print(cupy.cuda.runtime.getDeviceCount())")
 echo "== $(command -v mpiexec), $NGPU GPU(s), $("$PY" -c 'import mpi4py.MPI as M; print(M.Get_library_version().splitlines()[0])')"
 echo "== NCCL allreduce / allgather / all-to-all-v over $NGPU rank(s)"

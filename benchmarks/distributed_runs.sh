@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# The issue-8 GPU measurements for one scale: P = 1, then P = 2 compared with it (speed-up).
+#
+#   bash benchmarks/distributed_runs.sh SCALE OUTDIR [extra benchmarks.distributed options]
+#
+# Writes OUTDIR/distributed-kronSCALE-p{1,2}-gpu.{json,md}; every search is validated.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+. benchmarks/distributed_env.sh
+SCALE=$1; OUTDIR=$2; shift 2
+mkdir -p "$OUTDIR"
+mpiexec -n 1 "$PY" -m benchmarks.distributed --graph "kron:$SCALE" --device gpu --out "$OUTDIR" "$@" || exit 1
+mpiexec -n 2 "$PY" -m benchmarks.distributed --graph "kron:$SCALE" --device gpu --out "$OUTDIR" \
+    --compare "$OUTDIR/distributed-kron$SCALE-p1-gpu.json" "$@" || exit 1
