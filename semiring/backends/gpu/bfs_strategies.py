@@ -745,7 +745,8 @@ def bfs(strategy, optr, oidx, source, *, parents=False, max_depth=None, in_edges
     launches : int
         Kernel launches (CuPy's scan in ``node_split`` counts as one).
     host_syncs : int
-        Device-to-host reads.
+        Device-to-host reads of the search (not those of the once-per-graph builds of the
+        edge rows and the node split, which ``cache`` keeps).
 
     Raises
     ------
