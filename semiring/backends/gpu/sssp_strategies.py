@@ -65,9 +65,11 @@ BLOCKS_PER_SM = 8
 #: Slots of a block's culling hash table (a power of two; 4 KiB of shared memory).
 HASH_SLOTS = 1024
 
-#: Words of the control array: list counters (length, out-edges) at 0, 2, 4; flags from 8.
+#: Words of the control array: list counters (length, out-edges) at 0, 2, 4; the kernels' flags
+#: (CHANGED, NEGATIVE, OVERFLOW) from _FLAGS on.
 _LIST_A, _LIST_B, _LIST_C = 0, 2, 4
-_CHANGED, _NEGATIVE, _OVERFLOW = 8, 9, 10
+_FLAGS = 8
+_CHANGED, _NEGATIVE, _OVERFLOW = _FLAGS, _FLAGS + 1, _FLAGS + 2
 _CTL = 16
 
 _SRC = r"""
@@ -399,7 +401,7 @@ def _topology(r, rows):
         r.edges += nnz
         r.entries += r.n
         if nnz:
-            r.launch("sssp_topology", nnz, (rows, r.oidx, r.w, np.int64(nnz), r.dist, r.inf, r.floor, r.ctl[8:]))
+            r.launch("sssp_topology", nnz, (rows, r.oidx, r.w, np.int64(nnz), r.dist, r.inf, r.floor, r.ctl[_FLAGS:]))
         if not r.read()[_CHANGED]:
             break
         if r.rounds == r.n:
@@ -429,7 +431,7 @@ def _worklist(r, name):
         if nedges == 0:  # no out-edges: nothing to relax, nothing improves
             break
         common = (r.optr, r.oidx, r.w, wl, incl, np.int32(m), np.int64(nedges), r.dist, r.floor)
-        flags = r.ctl[8:]
+        flags = r.ctl[_FLAGS:]
         if name == "worklist_scan":
             r.launch("sssp_relax_flag", nedges, common + (flag, flags))
             pos = cp.cumsum(flag, dtype=cp.int32)
@@ -467,7 +469,7 @@ def _near_far(r, delta):
     r.launches += 4
     stamp_id, epoch, nfar, splits = 0, 0, 0, 0
     fl, fl_next = _LIST_B, _LIST_C  # control words of the far pile and of the next epoch's
-    flags = r.ctl[8:]
+    flags = r.ctl[_FLAGS:]
     while True:
         if m:
             r.next_round()
