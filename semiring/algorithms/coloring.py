@@ -44,6 +44,7 @@ from .. import core as _core
 from ..core.vector import Vector
 from ..exceptions import InvalidValue
 from ..backends._xp import asnumpy
+from ..core import _validate as _v
 from ..core.matrix import Matrix
 from ..ops import binary, indexunary, semiring, unary
 from ..ops.monoid import any as monoid_any
@@ -272,10 +273,12 @@ def gebremedhin_manne(S, seed=0, blocks=None):
     """
     n = S.nrows
     dev = S.device
+    xp = _v.xp_for(dev)
     L = _lower_priority_edges(S, priorities(n, seed))
     conflict_semiring = semiring.Semiring(monoid_lor, binary.eq)
     color = Vector(n, "int64", device=dev)
-    todo = np.arange(n, dtype=np.int64)
+    # the vertices to color, on the graph's device: a step's slice is not copied from the host
+    todo = xp.arange(n, dtype=np.int64)
     passes = []
     while todo.size:
         passes.append(int(todo.size))
@@ -292,7 +295,7 @@ def gebremedhin_manne(S, seed=0, blocks=None):
         Lc = _core.mxm(Dc, L, semiring.any_first)
         # clash<u.S> = Lc lor.eq color   (a higher-priority neighbour has the same color)
         clash = _core.select(_core.mxv(Lc, color, conflict_semiring), indexunary.valueeq, True)
-        todo = np.sort(asnumpy(clash.to_coo()[0])).astype(np.int64)
+        todo = xp.sort(clash.to_coo()[0]).astype(np.int64)
         if todo.size:
             # color<clash.S> = (deleted): the losers are colored again in the next pass
             color = _core.apply(color, unary.identity, mask=~clash.S)

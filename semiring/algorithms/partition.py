@@ -69,6 +69,7 @@ import numpy as np
 
 from .. import core as _core
 from ..backends._xp import asnumpy
+from ..core import _validate as _v
 from ..core.matrix import Matrix
 from ..core.vector import Vector
 from ..exceptions import DomainMismatch, InvalidValue
@@ -475,21 +476,25 @@ def _multilevel(W, n, k, imbalance, seed):
 
 def _bfs_places(S, sources, n, dev):
     """BFS by level from all ``sources`` (host array, in the order given) at once; returns each
-    vertex's place: sources first, then each level ordered by (earliest parent's place, id)."""
-    place = np.full(n, -1, dtype=np.int64)
-    place[sources] = np.arange(sources.size)
-    nxt = sources.size
+    vertex's place (host array): sources first, then each level ordered by (earliest parent's
+    place, id). The places stay on the graph's device until the end: a level costs no copy
+    between host and device."""
+    xp = _v.xp_for(dev)
+    sources = xp.asarray(sources, dtype=np.int64)
+    place = xp.full(n, -1, dtype=np.int64)
+    place[sources] = xp.arange(sources.size, dtype=np.int64)
+    nxt = int(sources.size)
     frontier = Vector.from_coo(sources, place[sources], size=n, dtype="int64", device=dev)
     seen = frontier.dup("bool")
     while True:
         # frontier<!seen.S, replace> = S min.second frontier   (each new vertex: its earliest parent's place)
         frontier = _core.mxv(S, frontier, semiring.min_second, mask=~seen.S, replace=True)
         if not frontier.nvals:
-            return place
-        idx, par = (asnumpy(a) for a in frontier.to_coo())
-        idx = idx[np.lexsort((idx, par))]
-        place[idx] = np.arange(nxt, nxt + idx.size)
-        nxt += idx.size
+            return asnumpy(place)
+        idx, par = frontier.to_coo()
+        idx = idx[xp.lexsort(xp.stack((idx, par)))]
+        place[idx] = xp.arange(nxt, nxt + idx.size, dtype=np.int64)
+        nxt += int(idx.size)
         frontier = Vector.from_coo(idx, place[idx], size=n, dtype="int64", device=dev)
         # seen<frontier.S> = true
         _core.assign(seen, True, None, mask=frontier.S)

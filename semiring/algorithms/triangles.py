@@ -84,8 +84,9 @@ def _degrees(P):
     return asnumpy(d.to_dense(0)).astype(np.int64, copy=False)
 
 
-def _presort_order(P, presort, what):
-    """None (no sort), or the vertex order by degree ("ascending"/"descending"; "auto" decides)."""
+def _presort_order(G, P, presort, what):
+    """None (no sort), or the vertex order by degree ("ascending"/"descending"; "auto" decides,
+    once per Graph: the degrees are copied to the host for the median)."""
     if presort not in PRESORTS:
         raise InvalidValue(f"{what}: presort must be one of {PRESORTS}; given {presort!r}")
     if presort is None:
@@ -94,8 +95,10 @@ def _presort_order(P, presort, what):
     if presort == "auto":
         if n < PRESORT_MIN_VERTICES:
             return None
-        d = _degrees(P)
-        if not d.mean() > PRESORT_MEAN_OVER_MEDIAN * float(np.median(d)):
+        if "triangle_presort_auto" not in G.cache:
+            d = _degrees(P)
+            G.cache["triangle_presort_auto"] = bool(d.mean() > PRESORT_MEAN_OVER_MEDIAN * float(np.median(d)))
+        if not G.cache["triangle_presort_auto"]:
             return None
         presort = "descending"
     return presort
@@ -169,7 +172,7 @@ def triangle_count(A, *, method="sandia", presort="auto"):
     G = as_graph(A, what)
     _check_method(method, what)
     P = _pattern(G, what)
-    order = _presort_order(P, presort, what)  # validates presort for every method
+    order = _presort_order(G, P, presort, what)  # validates presort for every method
     if method in ("sandia", "sandia2") and order is not None:
         P, _ = _sorted(G, P, order)
     if method == "burkhardt":
@@ -229,7 +232,7 @@ def triangles_per_vertex(A, *, presort="auto"):
     what = "triangles_per_vertex"
     G = as_graph(A, what)
     P = _pattern(G, what)
-    order = _presort_order(P, presort, what)
+    order = _presort_order(G, P, presort, what)
     n, device = G.n, G.A.device
     perm = None
     if order is not None:
