@@ -54,7 +54,7 @@ def test_quick_cpu_run_validates_every_row(tmp_path, shared_data, capsys):
     assert "| triangle_count | method=burkhardt | karate | 34 | 156 |" in md and "45 triangles (scipy 45)" in md
     assert doc["meta"]["command"].startswith("python -m benchmarks.algorithms --device cpu --quick")
     out = capsys.readouterr().out
-    assert "40/40 coloring (method=jones_plassmann) on kron8" in out and "validated" in out
+    assert "40/40 kernighan_lin_bisection (random start (seed 0)) on kron8" in out and "validated" in out
     assert seconds < 60
 
 
