@@ -26,4 +26,6 @@ seed_table vertex-centric vs edge-centric comparison of the seed notes
 targets    the issue's performance targets, met / not met
 report     JSON and Markdown output
 suites     the cpu and gpu suites
+algorithms the issue-7 algorithms, one row per (algorithm, graph): ``python -m benchmarks.algorithms``
+algorithm_oracles  the independent checks of their results (SciPy, NumPy, networkx, published answers)
 """
