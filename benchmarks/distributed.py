@@ -3,7 +3,7 @@
 Usage (every rank runs the same command)::
 
     mpiexec -n P python -m benchmarks.distributed --graph kron:26 --algo bfs,sssp --roots 16 \\
-        --device gpu --out DIR [--sssp-roots K] [--no-parents] [--single] [--compare DIR/other.json]
+        --device gpu --out DIR [--sssp-roots K] [--no-parents] [--single] [--compare DIR or JSON]
 
 Each rank generates its share of the Graph500 Kronecker graph on its device (int64 weights
 1..255 for SSSP), then for every algorithm: one warm-up run, then one timed run per Graph500
@@ -14,8 +14,9 @@ reported as the slowest rank's time, and each validated by the distributed Graph
 exist; tight in-edges for SSSP). TEPS = undirected edges in the searched component / time
 (Graph500's convention); the table gives the median over roots and the harmonic-mean TEPS.
 ``--single`` also times the single-device engine (sr.algorithms.bfs, fused) on the same
-graph on rank 0 when P = 1; ``--compare`` adds the speed-up over another run's JSON.
-Rank 0 writes ``distributed-<graph>-p<P>-<device>.json`` and ``.md`` into DIR; a failed
+graph on rank 0 when P = 1; ``--compare`` (a JSON file, or a folder holding the P = 1 run)
+adds the speed-up. Rank 0 writes ``distributed-<graph>-<algos>-p<P>-<device>.json`` and
+``.md`` into DIR; a failed
 validation makes every rank exit with status 1.
 """
 
@@ -46,6 +47,11 @@ def _parse(argv):
     p.add_argument("--compare", help="JSON of another run (e.g. P = 1) to compute the speed-up against")
     p.add_argument("--timeout", type=float, default=900.0, help="seconds a rank waits in one collective")
     return p.parse_args(argv)
+
+
+def _stem(graph, algos, P, device):
+    """File name stem of a run: distributed-kron26-bfs-sssp-p2-gpu."""
+    return f"distributed-{graph.replace(':', '')}-{'-'.join(algos)}-p{P}-{device}"
 
 
 def _timer(ctx):
@@ -191,7 +197,13 @@ def main(argv=None):
     timer = _timer(ctx)
     runs, summary, single, built, nvals = {}, {}, {}, [], {}
     failed = None
-    compare = json.load(open(args.compare)) if args.compare else None
+    compare = None
+    if args.compare:  # a JSON file, or a folder holding the P = 1 run of the same graph and algorithms
+        path = args.compare
+        if os.path.isdir(path):
+            path = os.path.join(path, _stem(args.graph, algos, 1, args.device) + ".json")
+        with open(path) as f:
+            compare = json.load(f)
     for algo in algos:
         weights = (1, 255) if algo == "sssp" else None
         t, A = timer(lambda: dist.kronecker(nums[0], *nums[1:], seed=args.seed, weights=weights, ctx=ctx))
@@ -234,7 +246,7 @@ def main(argv=None):
                "nvals": max(nvals.values()) if nvals else 0, "build_seconds": max(built), "summary": summary, "runs": runs, "single": single,
                "env": env}
         os.makedirs(args.out, exist_ok=True)
-        stem = os.path.join(args.out, f"distributed-{args.graph.replace(':', '')}-p{ctx.size}-{ctx.device}")
+        stem = os.path.join(args.out, _stem(args.graph, algos, ctx.size, ctx.device))
         with open(stem + ".json", "w") as f:
             json.dump(res, f, indent=1, default=str)
         with open(stem + ".md", "w") as f:

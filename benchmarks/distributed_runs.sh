@@ -3,7 +3,7 @@
 #
 #   bash benchmarks/distributed_runs.sh SCALE OUTDIR [extra benchmarks.distributed options]
 #
-# Writes OUTDIR/distributed-kronSCALE-p{1,2}-gpu.{json,md}; every search is validated.
+# Writes OUTDIR/distributed-kronSCALE-<algos>-p{1,2}-gpu.{json,md}; every search is validated.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 . benchmarks/distributed_env.sh
@@ -11,4 +11,4 @@ SCALE=$1; OUTDIR=$2; shift 2
 mkdir -p "$OUTDIR"
 mpiexec -n 1 "$PY" -m benchmarks.distributed --graph "kron:$SCALE" --device gpu --out "$OUTDIR" "$@" || exit 1
 mpiexec -n 2 "$PY" -m benchmarks.distributed --graph "kron:$SCALE" --device gpu --out "$OUTDIR" \
-    --compare "$OUTDIR/distributed-kron$SCALE-p1-gpu.json" "$@" || exit 1
+    --compare "$OUTDIR" "$@" || exit 1

@@ -462,10 +462,10 @@ def test_cli_and_benchmark_script(tmp_path):
     np.testing.assert_array_equal(got[:, 1], hops[reached])
     p, _ = run_mpi(2, "bench", str(tmp_path))
     assert p.returncode == 0, p.stderr[-3000:]
-    res = json.loads((tmp_path / "distributed-kron9-p2-cpu.json").read_text())
+    res = json.loads((tmp_path / "distributed-kron9-bfs-sssp-p2-cpu.json").read_text())
     assert res["P"] == 2 and set(res["summary"]) == {"bfs", "sssp"}
     assert all(r["reached"] > 1 and r["seconds"] > 0 for rows in res["runs"].values() for r in rows)
-    assert "| level | direction |" in (tmp_path / "distributed-kron9-p2-cpu.md").read_text()
+    assert "| level | direction |" in (tmp_path / "distributed-kron9-bfs-sssp-p2-cpu.md").read_text()
 
 
 @pytest.mark.gpu
