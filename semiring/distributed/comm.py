@@ -287,6 +287,10 @@ class StagedChannel(HostChannel):
         return self.ctx.xp.asarray(HostChannel.allgather(self, self.ctx.to_host(a, what), what))
 
 
+#: Size of an NCCL unique id (NCCL_UNIQUE_ID_BYTES in nccl.h).
+_NCCL_ID_BYTES = 128
+
+
 class NcclChannel:
     """CuPy arrays device to device through NCCL, on the current stream; one GPU per rank.
 
@@ -302,17 +306,13 @@ class NcclChannel:
             raise BackendUnavailable(f"channel='nccl' needs cupy.cuda.nccl (pip install nvidia-nccl-cu13); {exc}") \
                 from None
         self.ctx, self.nccl = ctx, nccl
-        uid = nccl.get_unique_id() if ctx.rank == 0 else None
-        req = ctx.comm.ibcast(uid, root=0)
-        t0 = time.monotonic()
-        while True:
-            done, uid = req.test()
-            if done:
-                break
-            if time.monotonic() - t0 > ctx.timeout:
-                ctx.abort(f"no NCCL id from rank 0 within {ctx.timeout:g} s")
-            time.sleep(_SLEEP)
-        self.comm = nccl.NcclCommunicator(ctx.size, uid, ctx.rank)
+        # the id (NCCL_UNIQUE_ID_BYTES = 128 chars, a tuple of ints in CuPy) as a buffer: mpi4py has
+        # no nonblocking broadcast of Python objects, and a blocking one could hang on a lost rank
+        uid = np.zeros(_NCCL_ID_BYTES, dtype=np.int64)
+        if ctx.rank == 0:
+            uid[:] = nccl.get_unique_id()
+        ctx.wait(ctx.comm.Ibcast(uid, root=0), "the NCCL id broadcast from rank 0")
+        self.comm = nccl.NcclCommunicator(ctx.size, tuple(int(c) for c in uid), ctx.rank)
         self._types = {np.dtype(k): getattr(nccl, v) for k, v in (
             ("int8", "NCCL_INT8"), ("uint8", "NCCL_UINT8"), ("bool", "NCCL_UINT8"), ("int32", "NCCL_INT32"),
             ("uint32", "NCCL_UINT32"), ("int64", "NCCL_INT64"), ("uint64", "NCCL_UINT64"),
