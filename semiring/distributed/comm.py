@@ -117,7 +117,12 @@ class Context:
             channel = "host" if device == "cpu" else ("nccl" if _nccl_available() else "staged")
         if channel != "host" and device == "cpu":
             raise InvalidValue(f"Context: channel {channel!r} moves GPU arrays; this context is on the CPU")
-        self.channel = {"host": HostChannel, "staged": StagedChannel, "nccl": NcclChannel}[channel](self)
+        try:
+            self.channel = {"host": HostChannel, "staged": StagedChannel, "nccl": NcclChannel}[channel](self)
+        except Exception as exc:  # the other ranks are already waiting in the channel's set-up
+            if self.size > 1:
+                self.abort(f"setting up the {channel} channel failed: {type(exc).__name__}: {exc}")
+            raise
 
     def __repr__(self):
         return (f"<Context rank {self.rank} of {self.size}, device {self.device}, "
@@ -306,13 +311,21 @@ class NcclChannel:
             raise BackendUnavailable(f"channel='nccl' needs cupy.cuda.nccl (pip install nvidia-nccl-cu13); {exc}") \
                 from None
         self.ctx, self.nccl = ctx, nccl
-        # the id (NCCL_UNIQUE_ID_BYTES = 128 chars, a tuple of ints in CuPy) as a buffer: mpi4py has
-        # no nonblocking broadcast of Python objects, and a blocking one could hang on a lost rank
-        uid = np.zeros(_NCCL_ID_BYTES, dtype=np.int64)
+        # The id (NCCL_UNIQUE_ID_BYTES = 128 chars) goes out as a byte buffer: mpi4py has no
+        # nonblocking broadcast of Python objects, and a blocking one could hang on a lost rank.
+        # CuPy 14 gives the id as bytes, older CuPy as a tuple of (signed char) ints; byte 0 of the
+        # buffer says which, so every rank hands NcclCommunicator the same form.
+        buf = np.zeros(1 + _NCCL_ID_BYTES, dtype=np.uint8)
         if ctx.rank == 0:
-            uid[:] = nccl.get_unique_id()
-        ctx.wait(ctx.comm.Ibcast(uid, root=0), "the NCCL id broadcast from rank 0")
-        self.comm = nccl.NcclCommunicator(ctx.size, tuple(int(c) for c in uid), ctx.rank)
+            raw = nccl.get_unique_id()
+            as_bytes = isinstance(raw, (bytes, bytearray))
+            body = np.frombuffer(bytes(raw), dtype=np.uint8) if as_bytes \
+                else np.array([int(c) & 0xFF for c in raw], dtype=np.uint8)
+            buf[0], buf[1:1 + body.size] = as_bytes, body
+        ctx.wait(ctx.comm.Ibcast(buf, root=0), "the NCCL id broadcast from rank 0")
+        body = buf[1:]
+        uid = body.tobytes() if buf[0] else tuple(int(c) for c in body.view(np.int8))
+        self.comm = nccl.NcclCommunicator(ctx.size, uid, ctx.rank)
         self._types = {np.dtype(k): getattr(nccl, v) for k, v in (
             ("int8", "NCCL_INT8"), ("uint8", "NCCL_UINT8"), ("bool", "NCCL_UINT8"), ("int32", "NCCL_INT32"),
             ("uint32", "NCCL_UINT32"), ("int64", "NCCL_INT64"), ("uint64", "NCCL_UINT64"),
