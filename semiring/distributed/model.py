@@ -38,9 +38,17 @@ LINKS = {
     "nvlink": (10e-6, 150e9),      # GPUs of one H100/H200 node through NCCL (about half the NVLink4 peak)
     "infiniband": (20e-6, 25e9),   # one 200 Gb/s NDR port per GPU across nodes
 }
-#: Edges one GPU examines per second in a level's local work (Graph500-like kernels; an assumption).
-EDGE_RATE = 50e9
-
+#: Edges one GPU traverses per second: Graph500 edges (undirected input edges in the searched
+#: component, the TEPS numerator) per second of local work. Fitted by :func:`fit_time` on the
+#: 32 measured Kronecker scale-25 and scale-26 searches (8 roots each on 1 and on 2 H200s,
+#: benchmarks/results/distributed-nvidia-h200-x2-20261122).
+EDGE_RATE = 60e9
+#: Fixed seconds per level and search (kernel launches, the per-level host synchronization and the
+#: MPI agreement on the direction), fitted with EDGE_RATE.
+LEVEL_OVERHEAD = 0.6e-3
+#: Fraction of a Kronecker graph's input edges in the component a search reaches (measured: 0.98 at
+#: scale 26, 16 x 2^26 input edges, 1,051,905,527 in the giant component).
+REACHED = 0.98
 
 @dataclass
 class Level:
@@ -90,26 +98,43 @@ def level_bytes(n, P, level, id_bytes=4, parents=True, layout="1d"):
     return per * (level.frontier_edges / P * (q - 1) / q + level.frontier / q * (q - 1) / q)
 
 
-def level_time(n, P, level, link="nvlink", id_bytes=4, parents=True, layout="1d", edge_rate=EDGE_RATE):
-    """Seconds of a level: messages x alpha + bytes / beta + local edges / edge_rate."""
+def level_time(n, P, level, link="nvlink", id_bytes=4, parents=True, layout="1d", overhead=None):
+    """Seconds a level costs beyond its local edge work: overhead + messages x alpha + bytes / beta
+    (default overhead :data:`LEVEL_OVERHEAD`)."""
+    overhead = LEVEL_OVERHEAD if overhead is None else overhead
     alpha, beta = LINKS[link]
     msgs = (P - 1) if layout == "1d" else 2 * (math.sqrt(P) - 1)
-    edges = (level.pull_edges if level.direction == "pull" else level.frontier_edges) / P
-    return msgs * alpha + level_bytes(n, P, level, id_bytes, parents, layout) / beta + edges / edge_rate
+    return overhead + (msgs * alpha + level_bytes(n, P, level, id_bytes, parents, layout) / beta if P > 1 else 0.0)
+
+
+def search_time(n, P, levels, edges, link="nvlink", id_bytes=4, parents=True, layout="1d", edge_rate=None,
+                overhead=None):
+    """Seconds of one search: its levels (:func:`level_time`) plus ``edges`` (Graph500 edges of the
+    reached component) spread over P ranks at ``edge_rate`` (default :data:`EDGE_RATE`)."""
+    edge_rate = EDGE_RATE if edge_rate is None else edge_rate
+    t = sum(level_time(n, P, lv, link, id_bytes, parents, layout, overhead) for lv in levels)
+    return t + edges / P / edge_rate
+
+
+#: The level shape of a measured search: Kronecker scale 26, root 20659437 (the median of 8 roots
+#: on one H200, 21.77 ms; ``profile_from_trace`` of its levels). Per level: direction, frontier
+#: as a fraction of n (None: the root alone), its out-edges and the pulled edges as fractions of
+#: the stored entries. Three pull levels, as in every measured root; push levels are short.
+MEASURED_PROFILE = [("push", None, 9.51e-10, 0.0), ("push", 2.98e-08, 2.58e-05, 0.0), ("pull", 7.97e-04, 0.0, 0.852),
+                    ("pull", 0.286, 0.0, 0.0158), ("pull", 0.200, 0.0, 5.42e-05), ("push", 1.37e-03, 4.39e-05, 0.0),
+                    ("push", 3.74e-06, 1.19e-07, 0.0)]
 
 
 def kronecker_profile(scale, edge_factor=16, fractions=None):
     """A Graph500 Kronecker BFS level profile, from the fractions of vertices and edges that a
-    direction-optimizing search reaches per level (default: the typical 6-level shape of a
-    scale 20-26 search measured with the single-device engine: most of the graph in levels 3-4).
+    direction-optimizing search reaches per level (default :data:`MEASURED_PROFILE`).
 
     Returns a list of :class:`Level` for n = 2**scale and m = 2 * edge_factor * n stored entries.
     """
     n = 2.0 ** scale
     m = 2.0 * edge_factor * n
     # (direction, frontier as a fraction of n, its out-edges as a fraction of m, pulled edges / m)
-    shape = fractions or [("push", 1 / n, 1e-4, 0.0), ("push", 2e-4, 0.02, 0.0), ("pull", 0.05, 0.40, 0.30),
-                          ("pull", 0.45, 0.50, 0.06), ("pull", 0.06, 0.03, 0.02), ("push", 2e-3, 1e-3, 0.0)]
+    shape = fractions or [(d, 1 / n if f is None else f, e, pe) for d, f, e, pe in MEASURED_PROFILE]
     out, seen = [], 0.0
     for d, f, e, pe in shape:
         out.append(Level(d, f * n, e * m, n - seen, pe * m))
@@ -137,14 +162,47 @@ def bfs_prediction(scale, P, link="nvlink", edge_factor=16, id_bytes=4, parents=
     """Predicted (bytes per rank, seconds) of one BFS on a Kronecker graph of ``scale`` over P ranks.
 
     >>> b, t = bfs_prediction(26, 2)
-    >>> round(b / 2**20, 1)   # MiB one rank sends: 3 pull levels of 4 MiB, the rest in push level 2
-    86.5
+    >>> round(b / 2**20, 1)   # MiB one rank sends: 3 pull levels of 4 MiB, the push levels 0.3 MiB
+    12.3
+    >>> round(t * 1e3, 1)     # ms (measured on 2 H200s: 13.79, the median of 8 roots)
+    13.1
     """
     n = 2 ** scale
     levels = levels or kronecker_profile(scale, edge_factor)
     b = sum(level_bytes(n, P, lv, id_bytes, parents, layout) for lv in levels)
-    t = sum(level_time(n, P, lv, link, id_bytes, parents, layout) for lv in levels)
-    return b, t
+    return b, search_time(n, P, levels, REACHED * edge_factor * n, link, id_bytes, parents, layout)
+
+
+def trace_levels(levels, n):
+    """:class:`Level` records of a measured search (``benchmarks/distributed.py``'s JSON levels or
+    :class:`~semiring.distributed.bfs.DistLevelTrace` objects), with the unvisited count before each."""
+    out, seen = [], 1.0
+    for lv in levels:
+        get = (lambda k: lv[k]) if isinstance(lv, dict) else (lambda k: getattr(lv, k))
+        d, e = get("direction"), float(get("edges_examined"))
+        out.append(Level(d, float(get("frontier")), e if d == "push" else 0.0, n - seen, e if d == "pull" else 0.0))
+        seen += float(get("discovered"))
+    return out
+
+
+def fit_time(searches, link="nvlink"):
+    """Least-squares ``(edge_rate, level_overhead)`` from measured searches.
+
+    ``searches``: (n, P, levels, seconds, edges) per search, ``levels`` as for
+    :func:`trace_levels`, ``edges`` the Graph500 edges of the reached component. The model of a
+    search is :func:`search_time`; the communication (priced by :data:`LINKS`) is subtracted
+    first, and searches on at least two rank counts separate the two fitted terms.
+    """
+    import numpy as np
+
+    rows, rhs = [], []
+    for n, P, levels, seconds, edges in searches:
+        lv = trace_levels(levels, n)
+        comm = search_time(n, P, lv, 0.0, link, overhead=0.0)
+        rows.append((len(lv), edges / P))
+        rhs.append(seconds - comm)
+    (c, inv_rate), *_ = np.linalg.lstsq(np.array(rows, dtype=float), np.array(rhs, dtype=float), rcond=None)
+    return 1.0 / inv_rate, c
 
 
 def crossover(scale, link="infiniband", P_max=1 << 16):
@@ -171,5 +229,5 @@ def table(scales=(30, 32, 34, 36), gpus=(8, 64, 1024)):
     return rows
 
 
-__all__ = ["Level", "LINKS", "EDGE_RATE", "profile_from_trace", "push_bytes_per_rank", "pull_bytes_per_rank", "level_bytes",
+__all__ = ["Level", "LINKS", "EDGE_RATE", "LEVEL_OVERHEAD", "REACHED", "trace_levels", "fit_time", "search_time", "profile_from_trace", "push_bytes_per_rank", "pull_bytes_per_rank", "level_bytes",
            "level_time", "kronecker_profile", "bfs_prediction", "crossover", "table"]
