@@ -42,6 +42,9 @@ DEFAULT_TIMEOUT = 600.0
 #: rank it waits for).
 _SPIN = 0.002
 _SLEEP = 2e-5
+#: Seconds a failing rank waits after writing its message and before MPI_Abort, so that the
+#: launcher forwards the message before it kills the ranks (MPICH's hydra dropped it otherwise).
+_ABORT_GRACE = 0.5
 
 
 def _mpi():
@@ -133,6 +136,7 @@ class Context:
         """Print ``msg`` (with the rank) on stderr and end every rank through ``MPI_Abort``."""
         sys.stderr.write(f"semiring.distributed: rank {self.rank} of {self.size}: {msg}; aborting all ranks\n")
         sys.stderr.flush()
+        time.sleep(_ABORT_GRACE)
         self.comm.Abort(1)
 
     def wait(self, req, what):
@@ -407,10 +411,13 @@ def install_excepthook(ctx):
 
     def hook(etype, value, tb):
         try:
-            traceback.print_exception(etype, value, tb, file=sys.stderr)
+            # the one-line reason first: MPI_Abort may cut the rank's output short
             sys.stderr.write(f"semiring.distributed: rank {ctx.rank} of {ctx.size} failed with "
                              f"{etype.__name__}: {value}; aborting all ranks\n")
             sys.stderr.flush()
+            traceback.print_exception(etype, value, tb, file=sys.stderr)
+            sys.stderr.flush()
+            time.sleep(_ABORT_GRACE)
         finally:
             try:
                 ctx.comm.Abort(1)
