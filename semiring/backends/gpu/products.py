@@ -107,6 +107,31 @@ extern "C" __global__ void KIND(long long nterms, const long long* kk, const lon
 _CAS = {4: "unsigned int", 8: "unsigned long long"}
 
 
+#: Monoids with a hardware atomic per output type: (monoid, dtype) -> CUDA function and the
+#: pointer/value type it takes. int64 plus goes through the unsigned 64-bit atomicAdd (two's
+#: complement sums are the same bits).
+_NATIVE = {("plus", "int32"): ("atomicAdd", "int"), ("plus", "uint32"): ("atomicAdd", "unsigned int"),
+           ("plus", "int64"): ("atomicAdd", "unsigned long long"),
+           ("plus", "uint64"): ("atomicAdd", "unsigned long long"),
+           ("plus", "float32"): ("atomicAdd", "float"), ("plus", "float64"): ("atomicAdd", "double"),
+           ("min", "int32"): ("atomicMin", "int"), ("min", "uint32"): ("atomicMin", "unsigned int"),
+           ("min", "int64"): ("atomicMin", "long long"), ("min", "uint64"): ("atomicMin", "unsigned long long"),
+           ("max", "int32"): ("atomicMax", "int"), ("max", "uint32"): ("atomicMax", "unsigned int"),
+           ("max", "int64"): ("atomicMax", "long long"), ("max", "uint64"): ("atomicMax", "unsigned long long")}
+
+
+_NATIVE_OPS = ("x + y", "min(x, y)", "max(x, y)")
+
+
+def _native_atomic(monoid, tz):
+    """The COMBINE statement with a hardware atomic for this monoid and type, or None."""
+    hit = _NATIVE.get((monoid.op.name, np.dtype(tz).name)) if monoid.op.cuda in _NATIVE_OPS else None
+    if hit is None:
+        return None
+    fn, ct = hit
+    return f"{fn}(({ct}*)&out[jj], ({ct})z);"
+
+
 def _exact(op, dtype):
     return op.cuda is not None and not (op.name in ("div", "rdiv") and np.dtype(dtype).kind in "biu")
 
@@ -155,6 +180,10 @@ def _source(template, semiring, da, du, flip, push, ipt, ixt):
         combine = "out[jj] = z;"
     elif tz.kind == "b":  # lor / plus / max on bool: set when true, identity False
         combine = "if (z) out[jj] = true;"
+    elif _native_atomic(m, tz):
+        # hardware atomics: no compare-and-swap retry loop, which serializes under contention
+        # (a web graph's hub with 10^4 in-links: 200 ms for one plus.second product, against 1 ms)
+        combine = _native_atomic(m, tz)
     else:
         w = _CAS[tz.itemsize]
         combine = (f"{{ {w}* addr = ({w}*)&out[jj]; {w} old = *addr, assumed;"
