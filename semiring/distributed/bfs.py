@@ -33,8 +33,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..algorithms.bfs import ALPHA, BETA
-from ..algorithms.graph import check_source
-from ..exceptions import InvalidValue
+from ..exceptions import IndexOutOfBound, InvalidValue
 from . import _array as K
 from .matrix import DistMatrix, DistVector, _vid_dtype
 
@@ -188,6 +187,12 @@ def _cuda_ok():
         return False
 
 
+def check_source(source, n, what):
+    if isinstance(source, (bool, np.bool_)) or not isinstance(source, (int, np.integer)):
+        raise InvalidValue(f"{what}: source must be an integer vertex index; given {source!r}")
+    if not 0 <= source < n:
+        raise IndexOutOfBound(f"{what}: source must be a vertex in 0..{n - 1}; given {source}")
+    return int(source)
 
 
 def bfs(A, source, *, parents=False, direction="auto", max_depth=None, kernels="auto"):
