@@ -18,7 +18,7 @@ from .core import (
 )
 from .exceptions import (
     BackendUnavailable, ConvergenceFailure, DimensionMismatch, DomainMismatch, IndexOutOfBound, InvalidValue,
-    NegativeCycleError, SemiringError,
+    NegativeCycleError, OutOfMemory, SemiringError,
 )
 from .ops import BinaryOp, IndexUnaryOp, Monoid, Semiring, UnaryOp, binary, indexunary, monoid, unary
 from .ops import semiring as semirings
@@ -34,5 +34,5 @@ __all__ = [
     "mxv", "vxm", "mxm", "ewise_add", "ewise_mult", "apply", "select", "reduce_rowwise",
     "reduce_columnwise", "reduce_scalar", "assign", "extract", "transpose", "kronecker",
     "SemiringError", "DimensionMismatch", "DomainMismatch", "IndexOutOfBound", "InvalidValue",
-    "NegativeCycleError", "BackendUnavailable", "ConvergenceFailure",
+    "NegativeCycleError", "BackendUnavailable", "ConvergenceFailure", "OutOfMemory",
 ]

@@ -30,6 +30,11 @@ class NegativeCycleError(SemiringError, ValueError):
     """A negative-weight cycle is reachable from the source of a shortest-path search."""
 
 
+class OutOfMemory(SemiringError, MemoryError):
+    """An operation would need more memory than is free (``GrB_OUT_OF_MEMORY``); raised before
+    allocating, with the operation, the size asked for and the memory free."""
+
+
 class BackendUnavailable(SemiringError, RuntimeError):
     """The requested device backend (e.g. ``"gpu"``) cannot be loaded on this machine."""
 

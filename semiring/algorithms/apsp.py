@@ -29,11 +29,11 @@ LAGraph ``LAGraph_FW`` (experimental).
 
 from __future__ import annotations
 
-import os
 
 import numpy as np
 
 from .. import core as _core
+from .._memory import available_bytes
 from ..core.matrix import Matrix
 from ..exceptions import DomainMismatch, InvalidValue, NegativeCycleError
 from ..ops import binary, indexunary, monoid, semiring, unary
@@ -59,28 +59,10 @@ AUTO_FW_MAX_N = 1024
 BFS_BATCH = 256
 
 
-def _available_bytes(device):
-    """Bytes of memory free now on ``device`` (CPU: MemAvailable of /proc/meminfo, or the free
-    physical pages; GPU: free device memory plus CuPy's pooled free blocks)."""
-    if device == "gpu":
-        import cupy
-
-        free, _total = cupy.cuda.runtime.memGetInfo()
-        return int(free) + int(cupy.get_default_memory_pool().free_bytes())
-    try:
-        with open("/proc/meminfo") as f:
-            for line in f:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
-    except OSError:
-        pass
-    return int(os.sysconf("SC_AVPHYS_PAGES")) * int(os.sysconf("SC_PAGE_SIZE"))
-
-
 def _budget(max_bytes, device, what):
     """``max_bytes`` checked, or the default share of the free memory."""
     if max_bytes is None:
-        return int(MEMORY_FRACTION * _available_bytes(device))
+        return int(MEMORY_FRACTION * available_bytes(device))
     if isinstance(max_bytes, (bool, np.bool_)) or not isinstance(max_bytes, (int, np.integer)) or max_bytes <= 0:
         raise InvalidValue(f"{what}: max_bytes must be a positive integer or None; given {max_bytes!r}")
     return int(max_bytes)
