@@ -1,4 +1,7 @@
-"""Graph generators: Graph500 Kronecker (R-MAT) graphs, grids and random geometric graphs."""
+"""Graph generators: Graph500 Kronecker (R-MAT) graphs, grids and random geometric graphs.
+
+Every generator checks its arguments and the memory its output needs before it allocates.
+"""
 
 from ._generators import grid, kronecker, random_geometric
 
