@@ -17,16 +17,23 @@ from . import graphs
 
 def write_result(path, vec, header):
     """Write a result Vector: ``.csv`` (``vertex,value`` per present entry) or ``.mtx``
-    (an n x 1 Matrix Market coordinate matrix)."""
+    (an n x 1 Matrix Market coordinate matrix). An OSError names ``path``."""
     idx, vals = (asnumpy(a) for a in vec.to_coo())
-    if path.lower().endswith(".mtx"):
-        io.write_mtx(path, Matrix.from_coo(idx, np.zeros_like(idx), vals, nrows=vec.size, ncols=1),
-                     comment=header)
-    elif path.lower().endswith(".csv"):
-        fmt = "%d,%.17g" if vals.dtype.kind == "f" else "%d,%d"
-        np.savetxt(path, np.column_stack([idx, vals]), fmt=fmt, header=f"vertex,{header}", comments="")
-    else:
-        raise InvalidValue(f"--output: expected a .csv or .mtx file name; given {path!r}")
+    try:
+        if path.lower().endswith(".mtx"):
+            io.write_mtx(path, Matrix.from_coo(idx, np.zeros_like(idx), vals, nrows=vec.size, ncols=1),
+                         comment=header)
+        elif path.lower().endswith(".csv"):
+            fmt = "%d,%.17g" if vals.dtype.kind == "f" else "%d,%d"
+            np.savetxt(path, np.column_stack([idx, vals]), fmt=fmt, header=f"vertex,{header}", comments="")
+        else:
+            raise InvalidValue(f"--output: expected a .csv or .mtx file name; given {path!r}")
+    except OSError as exc:
+        if exc.filename is not None:
+            raise
+        if exc.errno is not None:  # e.g. ENOSPC when the data is flushed: no file name attached
+            raise OSError(exc.errno, exc.strerror, path) from exc
+        raise OSError(f"{path}: {exc}") from exc
 
 
 def _load(args, weighted):
