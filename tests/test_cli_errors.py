@@ -379,7 +379,8 @@ def test_output_write_failure_after_the_run(capsys, tmp_path, name):
     # a name that passes the up-front check but whose write fails: a link to /dev/full (ENOSPC)
     target = tmp_path / name
     target.symlink_to("/dev/full")
-    error_line(*run_main(capsys, ["bfs", "grid2d:3", "--output", target]), FAILURE, f"{target}: No space left on device")
+    error_line(*run_main(capsys, ["bfs", "grid2d:3", "--output", target]), FAILURE,
+               f"{target}: No space left on device")
 
 
 def test_a_result_failing_validation_exits_3(capsys, monkeypatch):

@@ -16,7 +16,7 @@ import semiring as sr
 
 
 #: the largest --side: side**2 vertices within the generators' MAX_VERTICES
-MAX_SIDE = math.isqrt(sr.generators._generators.MAX_VERTICES)
+MAX_SIDE = math.isqrt(sr.generators.MAX_VERTICES)
 
 
 def _grid(side, seed):

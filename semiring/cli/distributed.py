@@ -21,7 +21,8 @@ def _load(args, weighted, ctx):
     if spec.kind == "file":
         return dist.read(spec.path, ctx=ctx)
     if spec.kind != "kron":
-        raise InvalidValue(f"graph: --distributed takes a .mtx/.gr file or kron:SCALE[:EDGE_FACTOR]; given {spec.text!r}")
+        raise InvalidValue(f"graph: --distributed takes a .mtx/.gr file or kron:SCALE[:EDGE_FACTOR]; "
+                           f"given {spec.text!r}")
     return dist.kronecker(*spec.numbers, seed=args.seed, weights=(1, 255) if weighted else None, ctx=ctx)
 
 

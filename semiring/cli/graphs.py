@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from .. import generators, io
 from ..exceptions import InvalidValue, OutOfMemory
-from ..generators._generators import MAX_VERTICES
+from ..generators import MAX_VERTICES
 
 
 def _icbrt(n):

@@ -3,6 +3,6 @@
 Every generator checks its arguments and the memory its output needs before it allocates.
 """
 
-from ._generators import grid, kronecker, random_geometric
+from ._generators import MAX_VERTICES, grid, kronecker, random_geometric
 
-__all__ = ["kronecker", "grid", "random_geometric"]
+__all__ = ["kronecker", "grid", "random_geometric", "MAX_VERTICES"]
