@@ -273,7 +273,7 @@ BAD = [
     ("bad_spec_unknown", ["bfs", "torus:4"], 2, ["torus:4"]),
     ("bad_spec_arity", ["bfs", "grid2d:3:3"], 2, ["grid2d:3:3"]),
     ("spec_scale_out_of_range", ["bfs", "kron:99"], 2, ["SCALE in 1..31"]),
-    ("source_past_end", ["bfs", "kron:4", "--source", "16"], 1, ["--source", "16"]),
+    ("source_past_end", ["bfs", "kron:4", "--source", "16"], 2, ["--source", "16"]),
     ("source_negative", ["sssp", "grid2d:3", "--source", "-1"], 2, ["--source", "-1"]),
     ("bad_output_extension", ["bfs", "kron:4", "--output", "{tmp}/x.txt"], 2, ["--output", "x.txt"]),
     ("bad_output_extension_sssp", ["sssp", "grid2d:3", "--output", "{tmp}/x.json"], 2, ["--output", "x.json"]),
@@ -309,7 +309,7 @@ def test_bad_input_in_process(tmp_path, capsys, name, argv, status, needles):
 @pytest.mark.parametrize("argv,status,needles", [
     (["bfs", "missing.mtx"], 2, ["missing.mtx"]),
     (["bfs", "kron:x"], 2, ["kron:x"]),
-    (["sssp", "grid2d:4", "--source", "16"], 1, ["--source"]),
+    (["sssp", "grid2d:4", "--source", "16"], 2, ["--source"]),
 ], ids=["missing_file", "bad_spec", "source_out_of_range"])
 def test_bad_input_subprocess(tmp_path, argv, status, needles):
     p = run_module(*argv, cwd=tmp_path)

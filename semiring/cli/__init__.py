@@ -26,7 +26,7 @@ EXIT_STATUSES = f"""exit status:
   0  success
   {EXIT_FAILURE}  the command failed: a graph file that cannot be read or is malformed, a graph too large
      for the memory free (checked before generating or reading it), a --source outside the
-     graph, an unavailable GPU, an --output that cannot be written
+     graph read from a file, an unavailable GPU, an --output that cannot be written
   {EXIT_USAGE}  usage error: a bad argument, found before any work starts
   {EXIT_INVALID_RESULT}  a result failed its validation (a bug in semiring: please report it)
 Errors are one line on stderr: "semiring: error: ..."."""
@@ -73,7 +73,8 @@ def _parser():
         c.add_argument("--seed", type=SEED, default=0, help="generator and coloring seed, 0..2**63-1 (default 0)")
         if name != "color":
             c.add_argument("--source", type=_a.integer(0, 2**63 - 1), default=0,
-                           help="0-based source vertex, 0..n-1 for a graph of n vertices (default 0)")
+                           help="0-based source vertex, 0..n-1 for a graph of n vertices (default 0; checked "
+                                "before generating a graph, after reading a file)")
     for name in ("bfs", "sssp"):
         sub.choices[name].add_argument("--distributed", action="store_true",
                                        help="run on the ranks of mpiexec (semiring.distributed), on kron:SCALE"
@@ -85,7 +86,7 @@ def _parser():
                                      help="default auto; --distributed runs delta_stepping only")
     sub.choices["sssp"].add_argument("--delta", type=_a.positive_float, default=None,
                                      help="delta-stepping bucket width, a positive finite number "
-                                          "(default: chosen from the weights)")
+                                          "(default: chosen from the weights; not with --method bellman_ford)")
     sub.choices["color"].add_argument("--method", choices=("jones_plassmann", "luby", "greedy"),
                                       default="jones_plassmann")
     return p
@@ -93,10 +94,17 @@ def _parser():
 
 def _check_combinations(args):
     """Usage errors that involve more than one argument."""
+    prog = f"semiring {args.command}"
+    spec = getattr(args, "graph", None)
+    source = getattr(args, "source", None)
+    if source is not None and spec.vertices is not None and source >= spec.vertices:
+        raise _a.UsageError(f"argument --source: expected a vertex in 0..{spec.vertices - 1} of {spec.text} "
+                            f"(0-based); given {source}", prog)
+    if args.command == "sssp" and args.delta is not None and args.method == "bellman_ford":
+        raise _a.UsageError(f"argument --delta: expected with --method delta_stepping or auto; given "
+                            f"--delta {args.delta:g} with --method bellman_ford", prog)
     if not getattr(args, "distributed", False):
         return
-    prog = f"semiring {args.command}"
-    spec = args.graph
     stem = spec.text.lower().removesuffix(".gz")
     if not (spec.kind == "kron" or (spec.kind == "file" and stem.endswith((".mtx", ".gr")))):
         raise _a.UsageError(f"argument --distributed: expected the graph kron:SCALE[:EDGE_FACTOR] or a .mtx/.gr "

@@ -56,6 +56,14 @@ class GraphSpec:
     def __str__(self):
         return self.text
 
+    @property
+    def vertices(self):
+        """The vertex count of a generator spec (None for a file: known once it is read)."""
+        if self.kind == "file":
+            return None
+        k = self.numbers[0]
+        return {"kron": 1 << k, "grid2d": k**2, "grid3d": k**3, "rgg": 1 << k}[self.kind]
+
 
 def _file(text):
     """A GraphSpec of a readable regular file, else InvalidValue saying why not."""
