@@ -354,6 +354,9 @@ NAMED = [
     (kronecker, (3,), {"weights": (1, None)}, "weights: expected (low, high) numbers"),
     (kronecker, (3,), {"weights": [1, 2]}, "weights: expected None or a (low, high) tuple"),
     (kronecker, (3,), {"weights": (True, 2)}, "weights: expected (low, high) numbers"),
+    (kronecker, (3,), {"weights": (1.5, 10**400)}, "weights: expected finite (low, high)"),
+    (kronecker, (3,), {"a": 10**400}, "a + b + c < 1"),
+    (random_geometric, (10, 10**400), {}, "expected a positive finite radius"),
     (grid, (3000000000, 3000000000), {}, "3000000000 x 3000000000 give 9,000,000,000,000,000,000 vertices; "
                                          "expected at most 3,037,000,499"),
     (grid, (2**62, 2, 2), {}, "expected at most 3,037,000,499"),
@@ -449,7 +452,8 @@ def test_memory_estimate_bounds_the_build(monkeypatch, call):
 
 JUNK = st.one_of(st.none(), st.booleans(), st.floats(allow_nan=True), st.text(max_size=4),
                 st.integers(-(2**70), 2**70), st.tuples(st.integers(), st.integers()),
-                st.sampled_from([np.int64(5), np.float64(0.5), np.int8(-1), (1.0, math.inf), "distance"]))
+                st.sampled_from([np.int64(5), np.float64(0.5), np.int8(-1), (1.0, math.inf), "distance", 10**400,
+                                 (10**400, 1.5), (-(10**400), 1)]))
 
 
 @settings(max_examples=150, deadline=None, derandomize=True)

@@ -125,7 +125,7 @@ def _weight_spec(weights):
         return "int", lo, hi
     if not (_is_real(lo) and _is_real(hi)):
         raise InvalidValue(f"weights: expected (low, high) numbers; given {weights!r}")
-    flo, fhi = float(lo), float(hi)
+    flo, fhi = _float(lo), _float(hi)
     if not (math.isfinite(flo) and math.isfinite(fhi) and flo <= fhi):
         raise InvalidValue(f"weights: expected finite (low, high) with low <= high; given {weights}")
     return "float", flo, fhi
@@ -276,6 +276,14 @@ def _is_real(x):
     return isinstance(x, numbers.Real) and not isinstance(x, (bool, np.bool_))
 
 
+def _float(x):
+    """A real number as a float; inf where it is too large for one (an int of 400 digits)."""
+    try:
+        return float(x)
+    except OverflowError:
+        return math.inf if x > 0 else -math.inf
+
+
 def _integer(x, what, lo, hi=None):
     """``x`` as an int in lo..hi (hi None: no upper bound), else InvalidValue naming ``what``."""
     expected = f"an integer in {lo}..{hi}" if hi is not None else f"an integer >= {lo}"
@@ -290,7 +298,7 @@ def _probabilities(a, b, c):
     """The Kronecker initiator (a, b, c) as floats: a > 0, b, c >= 0, a + b + c < 1."""
     if not all(_is_real(p) for p in (a, b, c)):
         raise InvalidValue(f"kronecker: expected numbers a, b, c; given {a!r}, {b!r}, {c!r}")
-    a, b, c = float(a), float(b), float(c)
+    a, b, c = _float(a), _float(b), _float(c)
     if not (0 < a and 0 <= b and 0 <= c and a + b + c < 1):
         raise InvalidValue(f"kronecker: expected a > 0, b >= 0, c >= 0 with a + b + c < 1; given {a}, {b}, {c}")
     return a, b, c
@@ -534,7 +542,7 @@ def random_geometric(n, radius=None, seed=0, *, weights=None, device="cpu"):
     n = _integer(n, "random_geometric: n", 2, MAX_VERTICES)
     if radius is None:
         r = float(0.55 * np.sqrt(np.log(n) / n))
-    elif not _is_real(radius) or not (0 < float(radius) < math.inf):
+    elif not _is_real(radius) or not (0 < _float(radius) < math.inf):
         raise InvalidValue(f"random_geometric: expected a positive finite radius; given {radius!r}")
     else:
         r = float(radius)
