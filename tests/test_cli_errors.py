@@ -368,7 +368,7 @@ def test_failures_are_one_line(capsys, files, argv, needles):
     (["color", "grid3d:1000"], "grid3d:1000"),
     (["bfs", "rgg:28"], "rgg:28"),
     (["bench", "--scale", "24"], "bench --scale 24"),
-    (["demo", "--side", "20000"], "grid(20000, 20000)"),
+    (["demo", "--side", "20000"], "demo --side 20000: grid(20000, 20000)"),
 ])
 def test_graphs_that_do_not_fit_are_refused_before_generating(capsys, monkeypatch, argv, spec):
     # 16 MiB free: every graph here needs far more; the estimate refuses before any array exists

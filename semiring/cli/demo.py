@@ -22,7 +22,10 @@ MAX_SIDE = math.isqrt(sr.generators.MAX_VERTICES)
 def _grid(side, seed):
     """A side x side 4-neighbour grid, symmetric, with integer weights in [1, 9] (as float64);
     the generator refuses with OutOfMemory before building a grid that would not fit."""
-    return sr.generators.grid(side, side, weights=(1, 9), seed=seed).dup("float64")
+    try:
+        return sr.generators.grid(side, side, weights=(1, 9), seed=seed).dup("float64")
+    except sr.OutOfMemory as exc:
+        raise sr.OutOfMemory(f"demo --side {side}: {exc}") from None
 
 
 def _bfs_levels(A, source):
