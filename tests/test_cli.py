@@ -2,7 +2,8 @@
 
 Results written with ``--output`` are checked against scipy.sparse.csgraph (BFS levels,
 Dijkstra distances) and networkx (coloring validity) on the same generated or written graph.
-Bad input must end with exit status 1 and a one-line message on stderr, never a traceback.
+Bad input must end with a one-line message on stderr, never a traceback: exit status 2 for a
+usage error (found while parsing), 1 for a failure (tests/test_cli_errors.py has every path).
 """
 
 from __future__ import annotations
@@ -58,10 +59,11 @@ def dense_from(idx, vals, n, fill):
     return out
 
 
-def assert_clean_failure(rc, err, *needles):
-    assert rc == 1
+def assert_clean_failure(rc, err, status, *needles):
+    assert rc == status, (rc, err)
     assert "Traceback" not in err, err
-    assert err.strip(), "no message on stderr"
+    assert len(err.strip().splitlines()) == 1, f"expected one line on stderr; given {err!r}"
+    assert err.startswith("semiring: error: "), err
     for s in needles:
         assert s in err, f"{s!r} not in stderr {err!r}"
 
@@ -261,24 +263,24 @@ def test_color_subprocess(tmp_path):
 
 
 # ---------------------------------------------------------------------------------------------
-# bad input: exit 1, message on stderr, no traceback
+# bad input: one line on stderr, exit 2 (usage) or 1 (failure), no traceback
 # ---------------------------------------------------------------------------------------------
 BAD = [
-    ("missing_file", ["bfs", "{tmp}/missing.mtx"], ["missing.mtx"]),
-    ("missing_file_color", ["color", "{tmp}/missing.col"], ["missing.col"]),
-    ("bad_spec_kron_x", ["bfs", "kron:x"], ["kron:x"]),
-    ("bad_spec_empty", ["sssp", "kron:"], ["kron:"]),
-    ("bad_spec_unknown", ["bfs", "torus:4"], ["torus:4"]),
-    ("bad_spec_arity", ["bfs", "grid2d:3:3"], ["grid2d:3:3"]),
-    ("spec_scale_out_of_range", ["bfs", "kron:99"], ["scale"]),
-    ("source_past_end", ["bfs", "kron:4", "--source", "16"], ["--source", "16"]),
-    ("source_negative", ["sssp", "grid2d:3", "--source", "-1"], ["--source", "-1"]),
-    ("bad_output_extension", ["bfs", "kron:4", "--output", "{tmp}/x.txt"], ["--output", "x.txt"]),
-    ("bad_output_extension_sssp", ["sssp", "grid2d:3", "--output", "{tmp}/x.json"], ["--output", "x.json"]),
-    ("bad_output_extension_color", ["color", "grid2d:3", "--output", "{tmp}/x"], ["--output"]),
-    ("malformed_gr", ["sssp", "{tmp}/bad.gr"], ["bad.gr", "line 2"]),
-    ("malformed_mtx", ["bfs", "{tmp}/bad.mtx"], ["bad.mtx", "line 3"]),
-    ("gpu_unavailable", ["bfs", "kron:4", "--device", "gpu"], ["gpu"]),
+    ("missing_file", ["bfs", "{tmp}/missing.mtx"], 2, ["missing.mtx"]),
+    ("missing_file_color", ["color", "{tmp}/missing.col"], 2, ["missing.col"]),
+    ("bad_spec_kron_x", ["bfs", "kron:x"], 2, ["kron:x"]),
+    ("bad_spec_empty", ["sssp", "kron:"], 2, ["kron:"]),
+    ("bad_spec_unknown", ["bfs", "torus:4"], 2, ["torus:4"]),
+    ("bad_spec_arity", ["bfs", "grid2d:3:3"], 2, ["grid2d:3:3"]),
+    ("spec_scale_out_of_range", ["bfs", "kron:99"], 2, ["SCALE in 1..31"]),
+    ("source_past_end", ["bfs", "kron:4", "--source", "16"], 2, ["--source", "16"]),
+    ("source_negative", ["sssp", "grid2d:3", "--source", "-1"], 2, ["--source", "-1"]),
+    ("bad_output_extension", ["bfs", "kron:4", "--output", "{tmp}/x.txt"], 2, ["--output", "x.txt"]),
+    ("bad_output_extension_sssp", ["sssp", "grid2d:3", "--output", "{tmp}/x.json"], 2, ["--output", "x.json"]),
+    ("bad_output_extension_color", ["color", "grid2d:3", "--output", "{tmp}/x"], 2, ["--output"]),
+    ("malformed_gr", ["sssp", "{tmp}/bad.gr"], 1, ["bad.gr", "line 2"]),
+    ("malformed_mtx", ["bfs", "{tmp}/bad.mtx"], 1, ["bad.mtx", "line 3"]),
+    ("gpu_unavailable", ["bfs", "kron:4", "--device", "gpu"], 1, ["gpu"]),
 ]
 
 
@@ -287,8 +289,8 @@ def _bad_files(tmp_path):
     (tmp_path / "bad.mtx").write_text("%%MatrixMarket matrix coordinate integer general\n2 2 1\n1 1 x\n")
 
 
-@pytest.mark.parametrize("name,argv,needles", BAD, ids=[b[0] for b in BAD])
-def test_bad_input_in_process(tmp_path, capsys, name, argv, needles):
+@pytest.mark.parametrize("name,argv,status,needles", BAD, ids=[b[0] for b in BAD])
+def test_bad_input_in_process(tmp_path, capsys, name, argv, status, needles):
     if name == "gpu_unavailable":
         try:
             import cupy  # noqa: F401
@@ -300,25 +302,24 @@ def test_bad_input_in_process(tmp_path, capsys, name, argv, needles):
     argv = [a.format(tmp=tmp_path) for a in argv]
     rc = main(argv)
     err = capsys.readouterr().err
-    assert_clean_failure(rc, err, *needles)
-    assert err.startswith(f"semiring {argv[0]}: ")
+    assert_clean_failure(rc, err, status, *needles)
     assert not (tmp_path / "x.txt").exists() and not (tmp_path / "x.json").exists()
 
 
-@pytest.mark.parametrize("argv,needles", [
-    (["bfs", "missing.mtx"], ["missing.mtx"]),
-    (["bfs", "kron:x"], ["kron:x"]),
-    (["sssp", "grid2d:4", "--source", "16"], ["--source"]),
+@pytest.mark.parametrize("argv,status,needles", [
+    (["bfs", "missing.mtx"], 2, ["missing.mtx"]),
+    (["bfs", "kron:x"], 2, ["kron:x"]),
+    (["sssp", "grid2d:4", "--source", "16"], 2, ["--source"]),
 ], ids=["missing_file", "bad_spec", "source_out_of_range"])
-def test_bad_input_subprocess(tmp_path, argv, needles):
+def test_bad_input_subprocess(tmp_path, argv, status, needles):
     p = run_module(*argv, cwd=tmp_path)
-    assert_clean_failure(p.returncode, p.stderr, *needles)
+    assert_clean_failure(p.returncode, p.stderr, status, *needles)
 
 
 def test_unwritable_output_is_a_clean_failure(tmp_path):
     # --output into a directory that does not exist: an error message, not a traceback
     p = run_module("bfs", "kron:4", "--output", tmp_path / "no_such_dir" / "x.csv", cwd=tmp_path)
-    assert_clean_failure(p.returncode, p.stderr, "no_such_dir")
+    assert_clean_failure(p.returncode, p.stderr, 2, "no_such_dir")
 
 
 # ---------------------------------------------------------------------------------------------

@@ -5,6 +5,7 @@ products, and degrees by ``reduce_rowwise``, each checked against SciPy's csgrap
 
 from __future__ import annotations
 
+import math
 import sys
 import time
 
@@ -14,15 +15,17 @@ import scipy.sparse.csgraph as csgraph
 import semiring as sr
 
 
+#: the largest --side: side**2 vertices within the generators' MAX_VERTICES
+MAX_SIDE = math.isqrt(sr.generators.MAX_VERTICES)
+
+
 def _grid(side, seed):
-    """A side x side 4-neighbour grid, symmetric, with integer weights in [1, 9]."""
-    rng = np.random.default_rng(seed)
-    idx = np.arange(side * side).reshape(side, side)
-    r = np.concatenate([idx[:, :-1].ravel(), idx[:-1, :].ravel()])
-    c = np.concatenate([idx[:, 1:].ravel(), idx[1:, :].ravel()])
-    w = rng.integers(1, 10, r.size).astype(np.float64)
-    return sr.Matrix.from_coo(np.concatenate([r, c]), np.concatenate([c, r]), np.concatenate([w, w]),
-                              nrows=side * side, ncols=side * side)
+    """A side x side 4-neighbour grid, symmetric, with integer weights in [1, 9] (as float64);
+    the generator refuses with OutOfMemory before building a grid that would not fit."""
+    try:
+        return sr.generators.grid(side, side, weights=(1, 9), seed=seed).dup("float64")
+    except sr.OutOfMemory as exc:
+        raise sr.OutOfMemory(f"demo --side {side}: {exc}") from None
 
 
 def _bfs_levels(A, source):
@@ -85,7 +88,7 @@ def demo(side=64, seed=0, out=None):
     deg = sr.reduce_rowwise(sr.apply(A, sr.unary.one).dup("int64"), sr.monoid.plus)
     good = np.array_equal(deg.to_dense(0), np.diff(S.indptr))
     ok &= good
-    print(f"  degrees (reduce_rowwise, plus): min {deg.to_dense().min()}, max {deg.to_dense().max()}, "
+    print(f"  degrees (reduce_rowwise, plus): min {deg.to_dense(0).min()}, max {deg.to_dense(0).max()}, "
           f"matches scipy: {good}", file=out)
 
     # C<A.S> = A plus.pair A: C(i,j) counts the wedges i-k-j closed by the edge i-j

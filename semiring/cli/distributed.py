@@ -14,20 +14,16 @@ from ..exceptions import InvalidValue
 
 
 def _load(args, weighted, ctx):
+    """The DistMatrix of ``args.graph`` (a GraphSpec: kron or a .mtx/.gr file, checked by the parser)."""
     from .. import distributed as dist
 
     spec = args.graph
-    if os.path.exists(spec):
-        return dist.read(spec, ctx=ctx)
-    name, _, rest = spec.partition(":")
-    try:
-        nums = [int(x) for x in rest.split(":")] if rest else []
-    except ValueError:
-        nums = []
-    if name != "kron" or not 1 <= len(nums) <= 2 or min(nums) < 1:
-        raise InvalidValue(f"graph: --distributed takes an existing .mtx/.gr file or kron:SCALE[:EDGE_FACTOR]; "
-                           f"given {spec!r}")
-    return dist.kronecker(nums[0], *nums[1:], seed=args.seed, weights=(1, 255) if weighted else None, ctx=ctx)
+    if spec.kind == "file":
+        return dist.read(spec.path, ctx=ctx)
+    if spec.kind != "kron":
+        raise InvalidValue(f"graph: --distributed takes a .mtx/.gr file or kron:SCALE[:EDGE_FACTOR]; "
+                           f"given {spec.text!r}")
+    return dist.kronecker(*spec.numbers, seed=args.seed, weights=(1, 255) if weighted else None, ctx=ctx)
 
 
 def run(args):
@@ -45,7 +41,7 @@ def run(args):
     t0 = time.perf_counter()
     A = _load(args, args.command == "sssp", ctx)
     ctx.barrier("load")
-    say(f"graph {os.path.basename(args.graph)}: {A.n:,} vertices, {A.nvals:,} entries, {A.dtype.name}, "
+    say(f"graph {os.path.basename(args.graph.text)}: {A.n:,} vertices, {A.nvals:,} entries, {A.dtype.name}, "
         f"loaded in {time.perf_counter() - t0:.2f} s on {ctx.size} ranks ({ctx.device}, "
         f"{type(ctx.channel).__name__})")
     if not 0 <= args.source < A.n:

@@ -17,23 +17,30 @@ from . import graphs
 
 def write_result(path, vec, header):
     """Write a result Vector: ``.csv`` (``vertex,value`` per present entry) or ``.mtx``
-    (an n x 1 Matrix Market coordinate matrix)."""
+    (an n x 1 Matrix Market coordinate matrix). An OSError names ``path``."""
     idx, vals = (asnumpy(a) for a in vec.to_coo())
-    if path.endswith(".mtx"):
-        io.write_mtx(path, Matrix.from_coo(idx, np.zeros_like(idx), vals, nrows=vec.size, ncols=1),
-                     comment=header)
-    elif path.endswith(".csv"):
-        fmt = "%d,%.17g" if vals.dtype.kind == "f" else "%d,%d"
-        np.savetxt(path, np.column_stack([idx, vals]), fmt=fmt, header=f"vertex,{header}", comments="")
-    else:
-        raise InvalidValue(f"--output: expected a .csv or .mtx file name; given {path!r}")
+    try:
+        if path.lower().endswith(".mtx"):
+            io.write_mtx(path, Matrix.from_coo(idx, np.zeros_like(idx), vals, nrows=vec.size, ncols=1),
+                         comment=header)
+        elif path.lower().endswith(".csv"):
+            fmt = "%d,%.17g" if vals.dtype.kind == "f" else "%d,%d"
+            np.savetxt(path, np.column_stack([idx, vals]), fmt=fmt, header=f"vertex,{header}", comments="")
+        else:
+            raise InvalidValue(f"--output: expected a .csv or .mtx file name; given {path!r}")
+    except OSError as exc:
+        if exc.filename is not None:
+            raise
+        if exc.errno is not None:  # e.g. ENOSPC when the data is flushed: no file name attached
+            raise OSError(exc.errno, exc.strerror, path) from exc
+        raise OSError(f"{path}: {exc}") from exc
 
 
 def _load(args, weighted):
     t0 = time.perf_counter()
     A = graphs.load(args.graph, weighted=weighted, seed=args.seed, device=args.device)
     t1 = time.perf_counter()
-    print(f"graph {os.path.basename(args.graph)}: {A.nrows:,} vertices, {A.nvals:,} entries, "
+    print(f"graph {os.path.basename(args.graph.text)}: {A.nrows:,} vertices, {A.nvals:,} entries, "
           f"{A.dtype.name}, loaded in {t1 - t0:.2f} s, device {A.device}")
     return A
 

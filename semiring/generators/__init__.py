@@ -1,5 +1,8 @@
-"""Graph generators: Graph500 Kronecker (R-MAT) graphs, grids and random geometric graphs."""
+"""Graph generators: Graph500 Kronecker (R-MAT) graphs, grids and random geometric graphs.
 
-from ._generators import grid, kronecker, random_geometric
+Every generator checks its arguments and the memory its output needs before it allocates.
+"""
 
-__all__ = ["kronecker", "grid", "random_geometric"]
+from ._generators import MAX_VERTICES, grid, kronecker, random_geometric
+
+__all__ = ["kronecker", "grid", "random_geometric", "MAX_VERTICES"]

@@ -20,6 +20,7 @@ Steele, Lea, Flood, "Fast splittable pseudorandom number generators", OOPSLA 201
 from __future__ import annotations
 
 import math
+import numbers
 
 import numpy as np
 from scipy.spatial import cKDTree
@@ -27,6 +28,7 @@ from scipy.spatial import cKDTree
 from ..backends._xp import asnumpy, repeat, xp_of
 from ..core.matrix import Matrix
 from ..core import _validate as _v
+from .._memory import require
 from ..exceptions import InvalidValue
 from ..ops import binary
 
@@ -41,6 +43,15 @@ _U64 = np.uint64
 _KRON_BITS, _PERMUTATION, _WEIGHTS, _POINTS = 1, 2, 3, 4
 # edges per chunk: the CPU works on cache-sized pieces, the GPU on large ones
 _CHUNK = {"cpu": 1 << 15, "gpu": 1 << 25}
+
+#: The most vertices a generated graph may have: an undirected edge {u, v} is encoded as the
+#: int64 key ``min(u, v) * n + max(u, v)``, so n * n must stay below 2**63.
+MAX_VERTICES = math.isqrt(2**63 - 1)
+# peak bytes of a build, measured (resident set size) on kronecker, grid and random_geometric
+# at 10**5..10**7 edges and rounded up: per generated edge (endpoints, merge keys, the sorted
+# symmetric entries and the CSR build) without and with weights, and per vertex
+_BYTES_PER_EDGE = {False: 144, True: 240}
+_BYTES_PER_VERTEX = 48
 
 
 def _mix_int(z):
@@ -98,37 +109,48 @@ def _unit_floats(z):
     return (z >> _U64(11)).astype(np.float64) * (2.0 ** -53)
 
 
+def _weight_spec(weights):
+    """Check a ``weights`` argument before anything is generated: None, ``("int", lo, hi)`` for
+    int64 weights uniform in [lo, hi], or ``("float", lo, hi)`` for float64 weights in [lo, hi)."""
+    if weights is None:
+        return None
+    if not (isinstance(weights, tuple) and len(weights) == 2):
+        raise InvalidValue(f"weights: expected None or a (low, high) tuple (ints: inclusive integers, floats: "
+                           f"uniform reals); given {weights!r}")
+    lo, hi = weights
+    if _is_int(lo) and _is_int(hi):
+        lo, hi = int(lo), int(hi)
+        if not (-(1 << 63) <= lo <= hi < (1 << 63)):
+            raise InvalidValue(f"weights: expected (low, high) with low <= high, both in int64; given {weights}")
+        return "int", lo, hi
+    if not (_is_real(lo) and _is_real(hi)):
+        raise InvalidValue(f"weights: expected (low, high) numbers; given {weights!r}")
+    flo, fhi = _float(lo), _float(hi)
+    if not (math.isfinite(flo) and math.isfinite(fhi) and flo <= fhi):
+        raise InvalidValue(f"weights: expected finite (low, high) with low <= high; given {weights}")
+    return "float", flo, fhi
+
+
 def _weights(xp, weights, count, key, counters=None):
     """(values or None, dtype) for ``count`` edges; ``counters`` (default 0..count-1) name each
     edge's random number, so equal counters give equal weights on any device."""
-    if weights is None:
+    spec = _weight_spec(weights)
+    if spec is None:
         return None, "bool"
-    if isinstance(weights, tuple) and len(weights) == 2:
-        lo, hi = weights
-        if counters is None:
-            counters = xp.arange(count, dtype=np.int64)
-        if isinstance(lo, (int, np.integer)) and isinstance(hi, (int, np.integer)):
-            lo, hi = int(lo), int(hi)
-            if not (-(1 << 63) <= lo <= hi < (1 << 63)):
-                raise InvalidValue(f"weights: expected (low, high) with low <= high, both in int64; given {weights}")
-            span = hi - lo + 1
-            z = _words(xp, key, counters)
-            if span < (1 << 64):  # modulo bias at most span / 2**64
-                z %= _U64(span)
-                z += _U64(lo & _MASK64)  # wraps to lo + offset in two's complement
-            return z.view(np.int64), "int64"
-        try:
-            flo, fhi = float(lo), float(hi)
-        except (TypeError, ValueError):
-            flo = fhi = math.nan
-        if not (math.isfinite(flo) and math.isfinite(fhi) and flo <= fhi):
-            raise InvalidValue(f"weights: expected finite (low, high) with low <= high; given {weights}")
-        w = _unit_floats(_words(xp, key, counters))
-        w *= fhi - flo
-        w += flo
-        return w, "float64"
-    raise InvalidValue(f"weights: expected None or a (low, high) tuple (ints: inclusive integers, floats: "
-                       f"uniform reals); given {weights!r}")
+    kind, lo, hi = spec
+    if counters is None:
+        counters = xp.arange(count, dtype=np.int64)
+    if kind == "int":
+        span = hi - lo + 1
+        z = _words(xp, key, counters)
+        if span < (1 << 64):  # modulo bias at most span / 2**64
+            z %= _U64(span)
+            z += _U64(lo & _MASK64)  # wraps to lo + offset in two's complement
+        return z.view(np.int64), "int64"
+    w = _unit_floats(_words(xp, key, counters))
+    w *= hi - lo
+    w += lo
+    return w, "float64"
 
 
 def _undirected(edges, w, n, dtype, device):
@@ -246,6 +268,49 @@ def _device(device):
     return dev, _v.xp_for(dev)
 
 
+def _is_int(x):
+    return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
+
+
+def _is_real(x):
+    return isinstance(x, numbers.Real) and not isinstance(x, (bool, np.bool_))
+
+
+def _float(x):
+    """A real number as a float; inf where it is too large for one (an int of 400 digits)."""
+    try:
+        return float(x)
+    except OverflowError:
+        return math.inf if x > 0 else -math.inf
+
+
+def _integer(x, what, lo, hi=None):
+    """``x`` as an int in lo..hi (hi None: no upper bound), else InvalidValue naming ``what``."""
+    expected = f"an integer in {lo}..{hi}" if hi is not None else f"an integer >= {lo}"
+    if not _is_int(x):
+        raise InvalidValue(f"{what}: expected {expected}; given {x!r}")
+    if x < lo or (hi is not None and x > hi):
+        raise InvalidValue(f"{what}: expected {expected}; given {x}")
+    return int(x)
+
+
+def _probabilities(a, b, c):
+    """The Kronecker initiator (a, b, c) as floats: a > 0, b, c >= 0, a + b + c < 1."""
+    if not all(_is_real(p) for p in (a, b, c)):
+        raise InvalidValue(f"kronecker: expected numbers a, b, c; given {a!r}, {b!r}, {c!r}")
+    a, b, c = _float(a), _float(b), _float(c)
+    if not (0 < a and 0 <= b and 0 <= c and a + b + c < 1):
+        raise InvalidValue(f"kronecker: expected a > 0, b >= 0, c >= 0 with a + b + c < 1; given {a}, {b}, {c}")
+    return a, b, c
+
+
+def _require_build(n, m, weighted, what, device):
+    """OutOfMemory before generating when a graph of ``n`` vertices built from ``m`` generated
+    edges would not fit in the memory free on ``device`` (the estimate of the build's peak)."""
+    nbytes = _BYTES_PER_VERTEX * n + _BYTES_PER_EDGE[weighted] * m
+    require(nbytes, f"{what}: {n:,} vertices, about {m:,} edges", device)
+
+
 def kronecker(scale, edge_factor=16, seed=0, *, weights=None, a=GRAPH500_A, b=GRAPH500_B, c=GRAPH500_C,
               device="cpu"):
     """A Graph500 Kronecker graph: 2**scale vertices, edge_factor * 2**scale generated edges.
@@ -263,8 +328,9 @@ def kronecker(scale, edge_factor=16, seed=0, *, weights=None, a=GRAPH500_A, b=GR
     Parameters
     ----------
     scale : int
-        log2 of the number of vertices (1..31: a Matrix holds fewer than 2**63 positions).
+        log2 of the number of vertices, 1..31 (edges are encoded in int64 as ``u * n + v``).
     edge_factor : int, default 16
+        Generated edges per vertex, >= 1 (``edge_factor * 2**scale`` below 2**63).
     seed : int or None, default 0
         A non-negative integer; None draws a fresh seed.
     weights : None or (low, high), optional
@@ -283,24 +349,22 @@ def kronecker(scale, edge_factor=16, seed=0, *, weights=None, a=GRAPH500_A, b=GR
     Raises
     ------
     InvalidValue
-        Scale or edge factor out of range, probabilities not summing to at most 1, a bad seed.
+        Scale or edge factor not an integer or out of range, probabilities not numbers or not
+        summing to less than 1, bad weights, a bad seed or device.
+    OutOfMemory
+        The build would need more memory than is free on the device (checked before generating).
     BackendUnavailable
         ``device="gpu"`` without a usable GPU.
     """
-    scale = _v.dimension(scale, "scale")
-    edge_factor = _v.dimension(edge_factor, "edge_factor")
-    if not 1 <= scale <= 40:
-        raise InvalidValue(f"kronecker: expected 1 <= scale <= 40; given {scale}")
-    if scale > 31:
-        raise InvalidValue(f"kronecker: scale {scale} gives a 2**{scale} x 2**{scale} matrix; a Matrix holds "
-                           "fewer than 2**63 positions (scale <= 31)")
-    if edge_factor < 1:
-        raise InvalidValue(f"kronecker: expected edge_factor >= 1; given {edge_factor}")
-    if not (0 < a and 0 <= b and 0 <= c and a + b + c < 1):
-        raise InvalidValue(f"kronecker: expected positive a, b, c with a + b + c < 1; given {a}, {b}, {c}")
+    scale = _integer(scale, "kronecker: scale", 1, 31)
+    # m = edge_factor * 2**scale edges are counted in int64
+    edge_factor = _integer(edge_factor, f"kronecker: edge_factor (scale {scale})", 1, (1 << (63 - scale)) - 1)
+    a, b, c = _probabilities(a, b, c)
+    wspec = _weight_spec(weights)
     seed = _seed_value(seed, "kronecker")
     dev, xp = _device(device)
     n, m = 1 << scale, edge_factor << scale
+    _require_build(n, m, wspec is not None, f"kronecker(scale={scale}, edge_factor={edge_factor})", dev)
     u, v = _kronecker_edges(xp, _stream_key(seed, _KRON_BITS), scale, m, a, b, c, _CHUNK[dev])
     perm = _permutation(xp, _stream_key(seed, _PERMUTATION), n)
     edges = [perm[u], perm[v]]
@@ -315,25 +379,41 @@ def grid(*dims, weights=None, seed=0, device="cpu"):
     Parameters
     ----------
     *dims : int
-        Side lengths, e.g. ``grid(1000, 1000)``; vertex (x, y) is index ``x * dims[1] + y``.
+        1 to 3 side lengths, each >= 1, with at most :data:`MAX_VERTICES` vertices in all, e.g.
+        ``grid(1000, 1000)``; vertex (x, y) is index ``x * dims[1] + y``.
     weights : None or (low, high)
         As in :func:`kronecker` (counter-based: the same weights on every device).
-    seed : int
+    seed : int or None
+        A non-negative integer; None draws a fresh seed.
     device : {"cpu", "gpu", "auto"}
         Where the graph is generated and stored.
 
     Returns
     -------
     Matrix, shape (prod(dims), prod(dims)).
+
+    Raises
+    ------
+    InvalidValue
+        No sides or more than 3, a side not an integer >= 1, too many vertices, bad weights,
+        seed or device.
+    OutOfMemory
+        The build would need more memory than is free on the device (checked before generating).
+    BackendUnavailable
+        ``device="gpu"`` without a usable GPU.
     """
     if not 1 <= len(dims) <= 3:
         raise InvalidValue(f"grid: expected 1 to 3 side lengths; given {len(dims)}")
-    dims = tuple(_v.dimension(d, "grid side") for d in dims)
-    if min(dims) < 1:
-        raise InvalidValue(f"grid: expected side lengths >= 1; given {dims}")
+    dims = tuple(_integer(d, f"grid: side {k}", 1) for k, d in enumerate(dims))
+    n = math.prod(dims)
+    if n > MAX_VERTICES:
+        raise InvalidValue(f"grid: side lengths {' x '.join(map(str, dims))} give {n:,} vertices; expected at "
+                           f"most {MAX_VERTICES:,} (edges are encoded in int64 as u * n + v)")
+    wspec = _weight_spec(weights)
     seed = _seed_value(seed, "grid")
     dev, xp = _device(device)
-    n = math.prod(dims)
+    m = sum(n // d * (d - 1) for d in dims)  # along each axis: d - 1 edges per line of d vertices
+    _require_build(n, m, wspec is not None, f"grid({', '.join(map(str, dims))})", dev)
     idx = xp.arange(n, dtype=np.int64).reshape(dims)
     us, vs = [], []
     for axis in range(len(dims)):
@@ -434,9 +514,11 @@ def random_geometric(n, radius=None, seed=0, *, weights=None, device="cpu"):
     Parameters
     ----------
     n : int
-        Number of vertices (>= 2).
+        Number of vertices, 2..:data:`MAX_VERTICES`.
     radius : float, optional
+        A positive finite distance.
     seed : int or None
+        A non-negative integer; None draws a fresh seed.
     weights : None, (low, high) or "distance"
         "distance" gives float64 Euclidean lengths.
     device : {"cpu", "gpu", "auto"}
@@ -445,24 +527,39 @@ def random_geometric(n, radius=None, seed=0, *, weights=None, device="cpu"):
     Returns
     -------
     Matrix, shape (n, n), symmetric.
+
+    Raises
+    ------
+    InvalidValue
+        n not an integer in range, a radius that is not a positive finite number, bad weights,
+        seed or device.
+    OutOfMemory
+        The expected number of close pairs would need more memory than is free on the device
+        (checked before generating).
+    BackendUnavailable
+        ``device="gpu"`` without a usable GPU.
     """
-    n = _v.dimension(n, "n")
-    if n < 2:
-        raise InvalidValue(f"random_geometric: expected n >= 2; given {n}")
-    try:
-        r = 0.55 * np.sqrt(np.log(n) / n) if radius is None else float(radius)
-    except (TypeError, ValueError):
-        raise InvalidValue(f"random_geometric: expected a positive number as radius; given {radius!r}") from None
-    if not r > 0:
-        raise InvalidValue(f"random_geometric: expected a positive radius; given {radius}")
-    if not (weights is None or weights == "distance" or isinstance(weights, tuple)):
+    n = _integer(n, "random_geometric: n", 2, MAX_VERTICES)
+    if radius is None:
+        r = float(0.55 * np.sqrt(np.log(n) / n))
+    elif not _is_real(radius) or not (0 < _float(radius) < math.inf):
+        raise InvalidValue(f"random_geometric: expected a positive finite radius; given {radius!r}")
+    else:
+        r = float(radius)
+    distance = isinstance(weights, str) and weights == "distance"
+    if not (distance or weights is None or isinstance(weights, tuple)):
         raise InvalidValue(f"weights: expected None, 'distance' or a (low, high) tuple; given {weights!r}")
+    wspec = None if distance else _weight_spec(weights)
     seed = _seed_value(seed, "random_geometric")
     dev, xp = _device(device)
+    # the expected number of close pairs: each of the n(n-1)/2 pairs is closer than r with
+    # probability at most the disc's area pi r**2
+    m = math.ceil(n * (n - 1) / 2 * min(1.0, math.pi * r * r))
+    _require_build(n, m, distance or wspec is not None, f"random_geometric(n={n}, radius={r:g})", dev)
     pts = _unit_floats(_words(xp, _stream_key(seed, _POINTS), xp.arange(2 * n, dtype=np.int64))).reshape(n, 2)
     x, y = pts[:, 0].copy(), pts[:, 1].copy()
     u, v = _close_pairs(pts, r)
-    if weights == "distance":
+    if distance:
         dx, dy = x[u] - x[v], y[u] - y[v]
         d2 = dx * dx
         d2 += dy * dy
