@@ -424,6 +424,10 @@ def test_single_process_in_pytest():
         dist.sssp(dist.DistMatrix.from_edges([0], [1], [-1.0], n=2), 0)
     with pytest.raises(sr.InvalidValue, match="kronecker"):
         dist.kronecker(0)
+    with pytest.raises(sr.InvalidValue, match="edge_factor"):
+        dist.kronecker(7, edge_factor=True)
+    with pytest.raises(sr.OutOfMemory, match=r"kronecker\(scale=31.*rank 0 of 1"):
+        dist.kronecker(31, ctx=ctx)  # refused before generating: about 4 TiB
     with pytest.raises(sr.InvalidValue, match="reads .mtx and .gr"):
         dist.read(__file__)
     r = dist.bfs(A, 3, parents=True)

@@ -101,16 +101,20 @@ def kronecker(scale, edge_factor=16, seed=0, *, weights=None, a=_g.GRAPH500_A, b
     ------
     InvalidValue
         Out-of-range scale, edge factor, probabilities, seed or weights.
+    OutOfMemory
+        This rank's share would need more memory than is free on its device (checked first).
     """
     ctx = context(ctx)
     xp = ctx.xp
-    if isinstance(scale, bool) or not isinstance(scale, (int, np.integer)) or not 1 <= scale <= 31:
-        raise InvalidValue(f"kronecker: expected an integer scale in 1..31 (int32 vertex ids); given {scale!r}")
-    if isinstance(edge_factor, bool) or not isinstance(edge_factor, (int, np.integer)) or edge_factor < 1:
-        raise InvalidValue(f"kronecker: expected an integer edge_factor >= 1; given {edge_factor!r}")
-    if not (0 < a and 0 <= b and 0 <= c and a + b + c < 1):
-        raise InvalidValue(f"kronecker: expected positive a, b, c with a + b + c < 1; given {a}, {b}, {c}")
+    scale = _g._integer(scale, "kronecker: scale", 1, 31)
+    edge_factor = _g._integer(edge_factor, f"kronecker: edge_factor (scale {scale})", 1, (1 << (63 - scale)) - 1)
+    a, b, c = _g._probabilities(a, b, c)
+    _g._weight_spec(weights)
     seed = _g._seed_value(seed, "kronecker")
+    # each rank builds about 1/P of the edges (both directions of its share)
+    _g._require_build((1 << scale) // ctx.size + 1, (edge_factor << scale) // ctx.size + 1, weights is not None,
+                      f"kronecker(scale={scale}, edge_factor={edge_factor}) on rank {ctx.rank} of {ctx.size}",
+                      ctx.device)
     chunk = chunk or _CHUNK[ctx.device]
     n, m = 1 << scale, int(edge_factor) << scale
     P, r = ctx.size, ctx.rank
