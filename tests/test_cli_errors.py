@@ -419,6 +419,18 @@ def test_a_bug_keeps_its_traceback(monkeypatch):
         main(["bfs", "grid2d:3"])
 
 
+def test_ctrl_c_is_one_line_and_status_130(monkeypatch, capsys):
+    from semiring.cli import run
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(run.algorithms, "bfs", interrupted)
+    assert main(["bfs", "grid2d:3"]) == 130
+    err = capsys.readouterr().err.strip()
+    assert err == "semiring: error: bfs: interrupted"
+
+
 # ---------------------------------------------------------------------------------------------
 # properties
 # ---------------------------------------------------------------------------------------------

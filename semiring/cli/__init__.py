@@ -21,6 +21,7 @@ from . import graphs
 EXIT_FAILURE = 1  # the command could not complete
 EXIT_USAGE = 2  # a bad command line (as argparse)
 EXIT_INVALID_RESULT = 3  # a computed result failed its validation
+EXIT_INTERRUPTED = 130  # Ctrl-C (128 + SIGINT, as a shell reports it)
 
 EXIT_STATUSES = f"""exit status:
   0  success
@@ -29,6 +30,7 @@ EXIT_STATUSES = f"""exit status:
      graph read from a file, an unavailable GPU, an --output that cannot be written
   {EXIT_USAGE}  usage error: a bad argument, found before any work starts
   {EXIT_INVALID_RESULT}  a result failed its validation (a bug in semiring: please report it)
+  {EXIT_INTERRUPTED}  interrupted (Ctrl-C)
 Errors are one line on stderr: "semiring: error: ..."."""
 
 SEED = _a.integer(0, 2**63 - 1)
@@ -163,8 +165,8 @@ def main(argv=None):
     Returns
     -------
     int
-        The exit status: 0, or one of ``EXIT_FAILURE`` (1), ``EXIT_USAGE`` (2) and
-        ``EXIT_INVALID_RESULT`` (3), after one line on stderr.
+        The exit status: 0, or one of ``EXIT_FAILURE`` (1), ``EXIT_USAGE`` (2),
+        ``EXIT_INVALID_RESULT`` (3) and ``EXIT_INTERRUPTED`` (130, Ctrl-C), after one line on stderr.
     """
     try:
         args = _parser().parse_args(argv)
@@ -179,6 +181,8 @@ def main(argv=None):
         return _fail(exc, EXIT_FAILURE)
     except OSError as exc:  # a file that cannot be read or written
         return _fail(_os_message(exc), EXIT_FAILURE)
+    except KeyboardInterrupt:  # Ctrl-C: the shell's status for SIGINT, no traceback
+        return _fail(f"{args.command}: interrupted", EXIT_INTERRUPTED)
 
 
 if __name__ == "__main__":
