@@ -21,7 +21,8 @@ one rule:
   reentrant lock, re-check, build and publish, so concurrent readers wait for one build.
   A build may read other caches of the same object (the lock is reentrant) and of objects it
   does not own; locks are taken from an owner to what it holds (Graph, then its matrices and
-  vectors), never back, so they cannot deadlock.
+  vectors; the GPU backends' module locks last, their builds taking no other lock), never
+  back, so they cannot deadlock.
 
 The per-object locks live in a weak table, not on the objects, so a Matrix or Vector still
 pickles and copies as plain data.
@@ -37,7 +38,10 @@ _locks = weakref.WeakKeyDictionary()
 
 
 def lock_of(owner):
-    """The reentrant lock that guards the cache builds of ``owner`` (created on first use)."""
+    """The reentrant lock that guards the cache builds of ``owner`` (created on first use).
+
+    ``owner`` is any object compared by identity that takes weak references (a Matrix, a
+    Graph); the lock lives as long as it does."""
     with _table_lock:
         lock = _locks.get(owner)
         if lock is None:

@@ -422,6 +422,21 @@ def test_once_builds_once_and_publishes_whole_values():
     assert _once.once_item(cache, "bad", lambda: 3, lock) == 3
 
 
+def test_objects_with_cache_locks_still_pickle():
+    """The per-object locks live outside the objects: a Matrix and a Graph whose caches were
+    built (locks created) pickle and come back equal, caches included."""
+    import pickle
+
+    r, c, w = DIRECTED
+    A = sr.Matrix.from_coo(r, c, w, nrows=N, ncols=N)
+    G = Graph(A)
+    AT, kind, deg = A.T, G.kind, G.out_degree  # builds under the objects' locks
+    A2 = pickle.loads(pickle.dumps(A))
+    G2 = pickle.loads(pickle.dumps(G))
+    assert A2.isequal(A) and A2.T.isequal(AT) and A2.T._readonly
+    assert G2.kind == kind == "directed" and G2.out_degree.isequal(deg)
+
+
 def test_gpu_workspace_is_never_shared_by_concurrent_searches(monkeypatch):
     """The fused BFS keeps one idle workspace between searches; concurrent searches (threads)
     each take their own (a NumPy stand-in for the CuPy arrays: no GPU needed)."""

@@ -6,9 +6,9 @@ collect graph algorithms built on top of the GraphBLAS", GrAPL 2019; Szarnyas et
 IPDPSW 2021): the transpose, the degrees and the symmetry are cached properties.
 
 Several threads may run algorithms on one Graph at the same time. Every cached property and
-every item of ``G.cache`` is built once, under the graph's lock, and published with one
-assignment (:meth:`Graph.cached`; ``semiring._once`` states the rules). Changing ``G.A``
-while another thread uses the graph is the caller's race.
+every item of ``G.cache`` is published whole, with one assignment, and never replaced; the
+costly ones are built once, under the graph's lock (:meth:`Graph.cached`; ``semiring._once``
+states the rules). Changing ``G.A`` while another thread uses the graph is the caller's race.
 """
 
 from __future__ import annotations
@@ -55,15 +55,33 @@ class Graph:
         self._out_degree = self._in_degree = None
         #: Derived data algorithms compute once per graph (weights, weight ranges, the SSSP
         #: light/heavy split, patterns); like ``AT`` and the degrees, valid while A is unchanged.
-        #: Filled through :meth:`cached` only (items are added, never changed or removed).
+        #: Items are only added, each whole and once: through :meth:`cached`, or (cheap arrays
+        #: of the BFS strategies) with ``dict.setdefault``; never changed or removed.
         self.cache = {}
 
     def cached(self, key, build):
         """``self.cache[key]``, computed by ``build()`` on first use.
 
         The build runs under the graph's lock, so threads asking for the same item at the same
-        time compute it once; the finished value is stored with one assignment. An exception
-        from ``build`` stores nothing.
+        time compute it once; the finished value is stored with one assignment.
+
+        Parameters
+        ----------
+        key : hashable
+            The item's name in ``self.cache`` (e.g. ``("sssp_split", delta)``).
+        build : callable
+            ``build()`` returns the finished value; it may read other cached data of this graph.
+
+        Returns
+        -------
+        object
+            The cached value; the same object for every caller.
+
+        Raises
+        ------
+        Exception
+            Whatever ``build`` raises (e.g. InvalidValue for an input the algorithm refuses);
+            nothing is stored then, and the next call builds again.
         """
         return once_item(self.cache, key, build, lock_of(self))
 

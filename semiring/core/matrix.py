@@ -12,10 +12,10 @@ import numpy as np
 import scipy.sparse as sp
 
 from .. import dtypes as _dt
+from .._once import once_attr
 from ..backends._xp import asnumpy, repeat, xp_of
 from ..exceptions import DimensionMismatch, DomainMismatch, IndexOutOfBound, InvalidValue
 from . import _validate as _v
-from .._once import once_attr
 from .mask import Mask
 from .vector import _build, _not_missing
 

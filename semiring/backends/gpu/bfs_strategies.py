@@ -519,8 +519,8 @@ def edge_rows(optr, oidx, cache):
         return cache[key]
     n = optr.shape[0] - 1
     rows = repeat(cp.arange(n, dtype=oidx.dtype), cp.diff(optr)).astype(oidx.dtype, copy=False)
-    if cache is not None:
-        cache[key] = rows  # published whole, with one assignment
+    if cache is not None:  # published whole; a concurrent first build keeps its value (setdefault)
+        return cache.setdefault(key, rows)
     return rows
 
 
@@ -548,8 +548,8 @@ def split(optr, cache, k=None):
     vptr[:nv] = optr[owner].astype(cp.int64) + local * k
     vptr[nv:] = optr[n:].astype(cp.int64)
     out = (vfirst.astype(optr.dtype), vptr.astype(optr.dtype))
-    if cache is not None:
-        cache[key] = out
+    if cache is not None:  # published whole; a concurrent first build keeps its value (setdefault)
+        return cache.setdefault(key, out)
     return out
 
 
