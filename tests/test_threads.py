@@ -76,8 +76,9 @@ def test_bfs_from_three_threads_on_a_fresh_graph():
 
     Before the caches were published atomically, a thread could read the half-built bitmap of
     the cached degree vector (``TypeError: 'NoneType' object is not subscriptable``) in about
-    one round in ten with this graph."""
-    n, m, rounds = 1000, 5000, 200
+    one round in three with this graph (large enough that a thread switch often falls right
+    after a long NumPy call, inside the half-built window)."""
+    n, m, rounds = 20000, 100000, 80
     rng = np.random.default_rng(7)
     rows, cols = rng.integers(0, n, m), rng.integers(0, n, m)
     S = sp.csr_array((np.ones(m), (rows, cols)), shape=(n, n))
@@ -100,6 +101,51 @@ def test_bfs_from_three_threads_on_a_fresh_graph():
         for idx, lv in results[r]:
             np.testing.assert_array_equal(idx, reached)
             np.testing.assert_array_equal(lv, want[reached].astype(np.int64))
+
+
+def test_first_reads_of_a_shared_vector_from_three_threads():
+    """The mechanism under the reproducer, without the rest of a BFS around it: three threads
+    make the first read of the same vector, which builds its second storage form.
+
+    ``u`` holds every other position (bitmap format, its bitmap not built yet): ``get`` and
+    ``to_dense`` build the bitmap. ``v`` has just been written through a mask (its bitmap
+    updated in place, its index list dropped): ``to_coo`` builds the index list. Before the
+    forms were published with one assignment, a reader could get the presence array with no
+    values (or the indices with no values) in several rounds of a hundred."""
+    n, rounds = 1000, 1500
+    idx = np.arange(0, n, 2)
+    vals = (idx % 7 + 1).astype(np.float64)
+    mask_idx = np.arange(0, n, 3)
+    want_v = np.zeros(n)
+    want_v[idx] = vals
+    want_v[mask_idx] = 9.0
+    v_idx = np.flatnonzero(want_v)
+    us, vs = [], []
+    for _ in range(rounds):
+        us.append(sr.Vector.from_coo(idx, vals, size=n))
+        v = sr.Vector.from_coo(idx, vals, size=n)
+        v.to_dense(0.0)
+        sr.assign(v, 9.0, None, mask=sr.Vector.from_coo(mask_idx, True, size=n).S)  # v<m.S> = 9
+        vs.append(v)
+    assert us[0].format == vs[0].format == "bitmap"
+    barrier = threading.Barrier(3)
+    wrong = []
+
+    def work(t):
+        for r in range(rounds):
+            barrier.wait(timeout=60)
+            u, v = us[r], vs[r]
+            reads = [lambda: u.get(2 * t) == float(2 * t % 7 + 1),
+                     lambda: np.array_equal(u.to_dense(0.0)[idx], vals),
+                     lambda: all(np.array_equal(a, b) for a, b in zip(v.to_coo(), (v_idx, want_v[v_idx])))]
+            for j in range(3):  # each thread in another order
+                if not reads[(j + t) % 3]():
+                    wrong.append((r, t, (j + t) % 3))
+
+    with _switch_often():
+        errors = _run_threads(3, work, barrier)
+    assert not errors, f"{len(errors)} thread(s) raised; the first:\n{errors[0]}"
+    assert not wrong, wrong[:5]
 
 
 # ---------------------------------------------------------------------------------------------
