@@ -48,11 +48,12 @@ DEFAULT_BATCH = 64
 
 def _pattern(G):
     """(P, P') float64 ones on A's pattern (values ignored), computed once per Graph."""
-    if "betweenness_pattern" not in G.cache:
+    def build():
         # P = one(A) as float64
         P = _core.apply(G.A, unary.one).dup("float64")
-        G.cache["betweenness_pattern"] = (P, P if G.kind == "undirected" else P.T)
-    return G.cache["betweenness_pattern"]
+        return P, P if G.kind == "undirected" else P.T
+
+    return G.cached("betweenness_pattern", build)
 
 
 def _forward(P, sigma0, undirected):

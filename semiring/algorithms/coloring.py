@@ -394,9 +394,7 @@ def _color_fused(G, seed):
     if G.kind == "undirected":
         S = G.A
     else:
-        if "pattern" not in G.cache:
-            G.cache["pattern"] = undirected_pattern(G)
-        S = G.cache["pattern"]
+        S = G.cached("pattern", lambda: undirected_pattern(G))
     color, rounds, _ = _gpu.jones_plassmann(S, seed)
     n = S.nrows
     return Vector._from_bitmap("int64", cp.ones(n, dtype=bool), color.astype(cp.int64), n)

@@ -126,8 +126,10 @@ class _Weights:
 
 def _weights(G, what):
     """The checked weights of an undirected graph (computed once per Graph)."""
-    if "community_weights" in G.cache:
-        return G.cache["community_weights"]
+    return G.cached("community_weights", lambda: _build_weights(G, what))
+
+
+def _build_weights(G, what):
     A, n = G.A, G.n
     if G.kind != "undirected":
         raise InvalidValue(f"{what}: expected an undirected graph (a symmetric matrix, values included); "
@@ -151,9 +153,7 @@ def _weights(G, what):
     # k = plus_reduce_rowwise(W);  d = plus_reduce_rowwise(diag(W))
     k = _core.reduce_rowwise(W, monoid.plus).to_dense(0.0)
     d = _core.reduce_rowwise(_core.select(W, indexunary.diag), monoid.plus).to_dense(0.0)
-    out = _Weights(W, k, d, float(k.sum()))
-    G.cache["community_weights"] = out
-    return out
+    return _Weights(W, k, d, float(k.sum()))
 
 
 def _real(x, what, *, low=None, high=None):

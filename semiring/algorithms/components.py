@@ -320,11 +320,12 @@ def strongly_connected_components(A, *, seed=0):
         return Vector(0, "int64", device=device)
     if G.kind == "undirected":
         return connected_components(G)
-    if "scc_pattern" not in G.cache:
+    def pattern():
         # S = offdiag(A): self-loops do not connect anything
         S = _core.select(G.A, indexunary.offdiag)
-        G.cache["scc_pattern"] = (S, S.T)
-    S, ST = G.cache["scc_pattern"]
+        return S, S.T
+
+    S, ST = G.cached("scc_pattern", pattern)
     # root = the vertex that names each vertex's component (any member; relabelled at the end)
     root = Vector(n, "int64", device=device)
     R = _Remaining(S, n, device)

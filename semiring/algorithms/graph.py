@@ -4,6 +4,11 @@ Modelled on LAGraph's ``LAGraph_Graph`` (Mattson et al., "LAGraph: a community e
 collect graph algorithms built on top of the GraphBLAS", GrAPL 2019; Szarnyas et al.,
 "LAGraph: linear algebra, network analysis libraries, and the study of graph algorithms",
 IPDPSW 2021): the transpose, the degrees and the symmetry are cached properties.
+
+Several threads may run algorithms on one Graph at the same time. Every cached property and
+every item of ``G.cache`` is published whole, with one assignment, and never replaced; the
+costly ones are built once, under the graph's lock (:meth:`Graph.cached`; ``semiring._once``
+states the rules). Changing ``G.A`` while another thread uses the graph is the caller's race.
 """
 
 from __future__ import annotations
@@ -11,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import core as _core
+from .._once import lock_of, once_attr, once_item
 from ..core.matrix import Matrix
 from ..exceptions import DimensionMismatch, InvalidValue
 from ..ops import binary, monoid, unary
@@ -49,7 +55,35 @@ class Graph:
         self._out_degree = self._in_degree = None
         #: Derived data algorithms compute once per graph (weights, weight ranges, the SSSP
         #: light/heavy split, patterns); like ``AT`` and the degrees, valid while A is unchanged.
+        #: Items are only added, each whole and once: through :meth:`cached`, or (cheap arrays
+        #: of the BFS strategies) with ``dict.setdefault``; never changed or removed.
         self.cache = {}
+
+    def cached(self, key, build):
+        """``self.cache[key]``, computed by ``build()`` on first use.
+
+        The build runs under the graph's lock, so threads asking for the same item at the same
+        time compute it once; the finished value is stored with one assignment.
+
+        Parameters
+        ----------
+        key : hashable
+            The item's name in ``self.cache`` (e.g. ``("sssp_split", delta)``).
+        build : callable
+            ``build()`` returns the finished value; it may read other cached data of this graph.
+
+        Returns
+        -------
+        object
+            The cached value; the same object for every caller.
+
+        Raises
+        ------
+        Exception
+            Whatever ``build`` raises (e.g. InvalidValue for an input the algorithm refuses);
+            nothing is stored then, and the next call builds again.
+        """
+        return once_item(self.cache, key, build, lock_of(self))
 
     @property
     def n(self):
@@ -69,9 +103,7 @@ class Graph:
     @property
     def kind(self):
         """"directed" or "undirected" (checked once when not given)."""
-        if self._kind is None:
-            self._kind = "undirected" if self.is_symmetric() else "directed"
-        return self._kind
+        return once_attr(self, "_kind", lambda: "undirected" if self.is_symmetric() else "directed")
 
     def is_symmetric(self):
         """True if A equals its transpose (structure and values)."""
@@ -80,18 +112,15 @@ class Graph:
     @property
     def out_degree(self):
         """int64 Vector: number of out-edges of each vertex (absent where 0)."""
-        if self._out_degree is None:
-            # d = reduce_rowwise(one(A), plus)
-            self._out_degree = _core.reduce_rowwise(_pattern_int(self.A), monoid.plus)
-        return self._out_degree
+        # d = reduce_rowwise(one(A), plus)
+        return once_attr(self, "_out_degree", lambda: _core.reduce_rowwise(_pattern_int(self.A), monoid.plus))
 
     @property
     def in_degree(self):
         """int64 Vector: number of in-edges of each vertex (absent where 0)."""
-        if self._in_degree is None:
-            self._in_degree = (self.out_degree if self.kind == "undirected"
-                               else _core.reduce_columnwise(_pattern_int(self.A), monoid.plus))
-        return self._in_degree
+        # d = reduce_columnwise(one(A), plus)
+        return once_attr(self, "_in_degree", lambda: (self.out_degree if self.kind == "undirected"
+                                                      else _core.reduce_columnwise(_pattern_int(self.A), monoid.plus)))
 
     def __repr__(self):
         return f"<Graph n={self.n} entries={self.nedges} {self._kind or 'kind unknown'}>"

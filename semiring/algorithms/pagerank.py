@@ -97,9 +97,10 @@ def _uniform(n, device):
 def _links(G, weighted, what):
     """(W', d): the transposed link matrix and the out-degree (pattern) or out-weight of every
     vertex that has a positive one (float64, absent at the dangling vertices). Cached on G."""
-    key = ("pagerank", weighted)
-    if key in G.cache:
-        return G.cache[key]
+    return G.cached(("pagerank", weighted), lambda: _build_links(G, weighted, what))
+
+
+def _build_links(G, weighted, what):
     if not weighted:
         # d = float64(out_degree)
         WT, d = G.AT, G.out_degree.dup("float64")
@@ -116,7 +117,6 @@ def _links(G, weighted, what):
         WT = G.AT if (W is A and G.kind == "undirected") else _core.transpose(W)
         # d = reduce_rowwise(W, plus), kept where > 0 (a vertex whose links weigh 0 is dangling)
         d = _core.select(_core.reduce_rowwise(W, monoid.plus), indexunary.valuegt, 0.0)
-    G.cache[key] = (WT, d)
     return WT, d
 
 

@@ -122,21 +122,22 @@ def _weights(A, what):
     if G.kind != "undirected":
         raise InvalidValue(f"{what}: the graph must be undirected (a symmetric matrix, values included); "
                            "given a matrix that differs from its transpose")
-    W = G.cache.get("partition_weights")
-    if W is None:
-        A = G.A
-        if A.dtype.kind not in "biuf":
-            raise DomainMismatch(f"{what}: expected bool, integer or float edge weights; given dtype {A.dtype}")
-        if A.dtype.kind == "f" and A.nvals:
-            vals = A.to_coo()[2]
-            if bool((vals != vals).any()):
-                raise InvalidValue(f"{what}: edge weights must not be NaN; given a matrix with NaN values")
-        if A.dtype.kind in "if" and _core.select(A, indexunary.valuelt, 0).nvals:
-            raise InvalidValue(f"{what}: edge weights must be non-negative; given a matrix with negative values")
-        # W = offdiag(A) as float64   (a pattern weighs 1)
-        W = _core.select(_core.apply(A, unary.identity).dup("float64"), indexunary.offdiag)
-        G.cache["partition_weights"] = W
-    return G, W
+    return G, G.cached("partition_weights", lambda: _build_weights(G, what))
+
+
+def _build_weights(G, what):
+    """W = offdiag(A) as float64, its weights checked (bool, integer or float; no NaN; >= 0)."""
+    A = G.A
+    if A.dtype.kind not in "biuf":
+        raise DomainMismatch(f"{what}: expected bool, integer or float edge weights; given dtype {A.dtype}")
+    if A.dtype.kind == "f" and A.nvals:
+        vals = A.to_coo()[2]
+        if bool((vals != vals).any()):
+            raise InvalidValue(f"{what}: edge weights must not be NaN; given a matrix with NaN values")
+    if A.dtype.kind in "if" and _core.select(A, indexunary.valuelt, 0).nvals:
+        raise InvalidValue(f"{what}: edge weights must be non-negative; given a matrix with negative values")
+    # W = offdiag(A) as float64   (a pattern weighs 1)
+    return _core.select(_core.apply(A, unary.identity).dup("float64"), indexunary.offdiag)
 
 
 def _int_arg(x, what, name, low):

@@ -165,11 +165,10 @@ def auto_delta(W, G):
 
 def delta_stepping(G, W, source, delta):
     n = G.n
-    key = ("sssp_split", float(delta))
-    if key not in G.cache:  # the light/heavy split, once per graph and delta
-        # AL = select(W, w <= delta); AH = select(W, w > delta)
-        G.cache[key] = (_core.select(W, indexunary.valuele, delta), _core.select(W, indexunary.valuegt, delta))
-    AL, AH = G.cache[key]
+    # the light/heavy split, once per graph and delta:
+    # AL = select(W, w <= delta); AH = select(W, w > delta)
+    AL, AH = G.cached(("sssp_split", float(delta)),
+                      lambda: (_core.select(W, indexunary.valuele, delta), _core.select(W, indexunary.valuegt, delta)))
     d = Vector.from_coo([source], [0], size=n, dtype=W.dtype, device=W.device)
     settled = Vector(n, "bool", device=W.device)
     rounds = 0
@@ -223,10 +222,11 @@ def _parents(G, W, d, source):
 
 def _prepared(G):
     """(W, smallest weight), computed once per Graph (conversions and checks cost reductions)."""
-    if "sssp" not in G.cache:
+    def build():
         W = _weights(G)
-        G.cache["sssp"] = (W, _min_weight(W))
-    return G.cache["sssp"]
+        return W, _min_weight(W)
+
+    return G.cached("sssp", build)
 
 
 def _algebra_only(method):
@@ -294,10 +294,7 @@ def _floor(G, W):
 
 def _sssp_strategy(G, W, source, strategy, delta):
     """Run ``strategy`` (checked); returns (d, stats)."""
-    key = ("sssp_floor",)
-    if key not in G.cache:
-        G.cache[key] = _floor(G, W)
-    floor = G.cache[key]
+    floor = G.cached(("sssp_floor",), lambda: _floor(G, W))
     if W.device == "gpu":
         import cupy as cp
 
@@ -305,9 +302,7 @@ def _sssp_strategy(G, W, source, strategy, delta):
 
         rows = None
         if strategy == "topology":
-            if "sssp_rows" not in G.cache:  # the row of every entry, once per graph
-                G.cache["sssp_rows"] = gs.row_ids(W)
-            rows = G.cache["sssp_rows"]
+            rows = G.cached("sssp_rows", lambda: gs.row_ids(W))  # the row of every entry, once per graph
         dist, stats = gs.run(strategy, W, source, floor=floor, delta=delta, rows=rows)
         reached = dist != (np.iinfo(np.int64).max if dist.dtype == np.int64 else np.inf)
         d = Vector._from_bitmap(W.dtype, reached, cp.where(reached, dist, 0).astype(W.dtype), int(reached.sum()))
@@ -404,9 +399,7 @@ def sssp(A, source, *, method="auto", delta=None, parents=False, engine="auto", 
         if strategy == "near_far":
             method = "delta_stepping"
             if delta is None:
-                if "delta" not in G.cache:
-                    G.cache["delta"] = auto_delta(W, G)
-                delta = G.cache["delta"]
+                delta = G.cached("delta", lambda: auto_delta(W, G))
             delta = max(1, int(np.ceil(delta))) if W.dtype.kind == "i" else float(delta)
         else:
             method = "bellman_ford"
@@ -423,9 +416,7 @@ def sssp(A, source, *, method="auto", delta=None, parents=False, engine="auto", 
             raise InvalidValue(f"sssp: delta-stepping needs non-negative weights; the smallest is {wmin} "
                                "(use method='bellman_ford')")
         if delta is None:
-            if "delta" not in G.cache:
-                G.cache["delta"] = auto_delta(W, G)
-            delta = G.cache["delta"]
+            delta = G.cached("delta", lambda: auto_delta(W, G))
         else:
             _check_delta(delta)
         if used == "fused":

@@ -63,18 +63,19 @@ PRESORT_MEAN_OVER_MEDIAN = 2
 
 def _pattern(G, what):
     """The int64 ones pattern of A without self-loops, checked symmetric; cached on G."""
-    if "triangle_pattern" in G.cache:
-        return G.cache["triangle_pattern"]
-    # P = offdiag(one(A)) as int64   (plus.pair over int64 counts; self-loops close no triangle)
-    P = _core.select(_core.apply(G.A, unary.one).dup("int64"), indexunary.offdiag)
-    if G.kind != "undirected":
-        # the values may differ both ways; the structure must not: extra = nvals(P + P') - nvals(P)
-        extra = _core.ewise_add(P, _core.transpose(P), binary.pair).nvals - P.nvals
-        if extra:
-            raise InvalidValue(f"{what}: A must be undirected (a symmetric pattern: A[i, j] present iff A[j, i] "
-                               f"is); given a {G.n}x{G.n} matrix with {extra} entries whose mirror entry is absent")
-    G.cache["triangle_pattern"] = P
-    return P
+
+    def build():
+        # P = offdiag(one(A)) as int64   (plus.pair over int64 counts; self-loops close no triangle)
+        P = _core.select(_core.apply(G.A, unary.one).dup("int64"), indexunary.offdiag)
+        if G.kind != "undirected":
+            # the values may differ both ways; the structure must not: extra = nvals(P + P') - nvals(P)
+            extra = _core.ewise_add(P, _core.transpose(P), binary.pair).nvals - P.nvals
+            if extra:
+                raise InvalidValue(f"{what}: A must be undirected (a symmetric pattern: A[i, j] present iff A[j, i] "
+                                   f"is); given a {G.n}x{G.n} matrix with {extra} entries whose mirror entry is absent")
+        return P
+
+    return G.cached("triangle_pattern", build)
 
 
 def _degrees(P):
@@ -95,10 +96,11 @@ def _presort_order(G, P, presort, what):
     if presort == "auto":
         if n < PRESORT_MIN_VERTICES:
             return None
-        if "triangle_presort_auto" not in G.cache:
+        def skewed():
             d = _degrees(P)
-            G.cache["triangle_presort_auto"] = bool(d.mean() > PRESORT_MEAN_OVER_MEDIAN * float(np.median(d)))
-        if not G.cache["triangle_presort_auto"]:
+            return bool(d.mean() > PRESORT_MEAN_OVER_MEDIAN * float(np.median(d)))
+
+        if not G.cached("triangle_presort_auto", skewed):
             return None
         presort = "descending"
     return presort
@@ -106,13 +108,13 @@ def _presort_order(G, P, presort, what):
 
 def _sorted(G, P, order):
     """(P(perm, perm), perm): the pattern with vertices relabelled by degree order; cached."""
-    key = ("triangle_presort", order)
-    if key not in G.cache:
+    def build():
         d = _degrees(P)
         perm = np.argsort(d if order == "ascending" else -d, kind="stable")
         # S = P(perm, perm)   (vertex perm[i] becomes vertex i)
-        G.cache[key] = (_core.extract(P, perm, perm), perm)
-    return G.cache[key]
+        return _core.extract(P, perm, perm), perm
+
+    return G.cached(("triangle_presort", order), build)
 
 
 def _check_method(method, what):

@@ -1,5 +1,10 @@
 """Matrix: a sparse ``nrows x ncols`` matrix stored in CSR (sorted columns, no duplicates),
-with a cached transpose for pull-mode products (GraphBLAS ``GrB_Matrix``)."""
+with a cached transpose for pull-mode products (GraphBLAS ``GrB_Matrix``).
+
+The cached forms (the row id of every entry, the transpose) are built on first read and
+published with one assignment; the transpose, the costly one, is built once under the
+matrix's lock, so threads reading one matrix share it (``semiring._once``).
+"""
 
 from __future__ import annotations
 
@@ -7,6 +12,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from .. import dtypes as _dt
+from .._once import once_attr
 from ..backends._xp import asnumpy, repeat, xp_of
 from ..exceptions import DimensionMismatch, DomainMismatch, IndexOutOfBound, InvalidValue
 from . import _validate as _v
@@ -345,11 +351,14 @@ class Matrix:
         self._T = None
 
     def _row_ids(self):
-        """Row index of every stored entry (cached)."""
-        if self._rows is None:
-            xp = xp_of(self._indptr)
-            self._rows = repeat(xp.arange(self._nrows, dtype=np.int64), xp.diff(self._indptr))
-        return self._rows
+        """Row index of every stored entry (cached: built, then published with one assignment)."""
+        rows = self._rows
+        if rows is None:
+            indptr = self._indptr
+            xp = xp_of(indptr)
+            rows = repeat(xp.arange(self._nrows, dtype=np.int64), xp.diff(indptr))
+            self._rows = rows
+        return rows
 
     def _keys(self):
         """(sorted row-major keys ``row * ncols + col``, values)."""
@@ -440,22 +449,25 @@ class Matrix:
 
         It is a read-only snapshot: writing into it raises InvalidValue (use
         ``sr.transpose(A)`` for a writable copy), and after A is written, ``A.T`` gives a new
-        transpose while a previously taken one keeps the old content."""
-        if self._T is None:
-            if self._device == "cpu":
-                S = sp.csr_array((self._values, self._indices, self._indptr), shape=self.shape).tocsc()
-                T = Matrix._from_csr(self._ncols, self._nrows, self._dtype, S.indptr.astype(np.int64),
-                                     S.indices.astype(np.int64), np.asarray(S.data))
-            else:  # sort the entries by (column, row): keys of the transpose
-                from ..backends.cpu.sparse import sort_by_key
+        transpose while a previously taken one keeps the old content. Built once, under the
+        matrix's lock, when several threads ask at the same time."""
+        return once_attr(self, "_T", self._transpose)
 
-                keys, vals = sort_by_key(self._indices.astype(np.int64) * self._nrows + self._row_ids(), self._values)
-                indptr, indices, vals = self._csr_parts(keys, vals, self._ncols, self._nrows)
-                T = Matrix._from_csr(self._ncols, self._nrows, self._dtype, indptr.astype(self._indptr.dtype),
-                                     indices.astype(self._indices.dtype), vals)
-            T._readonly = True
-            self._T = T
-        return self._T
+    def _transpose(self):
+        """A new read-only Matrix holding the transpose (for ``T``)."""
+        if self._device == "cpu":
+            S = sp.csr_array((self._values, self._indices, self._indptr), shape=self.shape).tocsc()
+            T = Matrix._from_csr(self._ncols, self._nrows, self._dtype, S.indptr.astype(np.int64),
+                                 S.indices.astype(np.int64), np.asarray(S.data))
+        else:  # sort the entries by (column, row): keys of the transpose
+            from ..backends.cpu.sparse import sort_by_key
+
+            keys, vals = sort_by_key(self._indices.astype(np.int64) * self._nrows + self._row_ids(), self._values)
+            indptr, indices, vals = self._csr_parts(keys, vals, self._ncols, self._nrows)
+            T = Matrix._from_csr(self._ncols, self._nrows, self._dtype, indptr.astype(self._indptr.dtype),
+                                 indices.astype(self._indices.dtype), vals)
+        T._readonly = True
+        return T
 
     # -- export -------------------------------------------------------------------------
     def to_coo(self):

@@ -3,6 +3,11 @@
 Storage switches by density between a sparse form (sorted int64 indices + values) and a
 bitmap form (a bool presence array + a dense value array), as SuiteSparse:GraphBLAS does
 (Davis, "Algorithm 1000: SuiteSparse:GraphBLAS", ACM TOMS 2019 and its bitmap format).
+
+Each form is one attribute holding a tuple: ``_sp = (indices, values)`` and
+``_bm = (present, dense)``. The form in use (``format``) is always there; the other is built
+on first use and published with one assignment, so threads reading the same vector never see
+a half-built form (``semiring._once`` states the thread-safety rules).
 """
 
 from __future__ import annotations
@@ -156,37 +161,45 @@ class Vector:
         out = cls.__new__(cls)
         out._size, out._dtype = int(present.shape[0]), np.dtype(dtype)
         out._device = "cpu" if xp_of(present) is np else "gpu"
-        out._idx = out._vals = None
-        out._present, out._dense, out._nv, out._fmt = present, dense, int(nvals), "bitmap"
+        out._sp = None
+        out._bm, out._nv, out._fmt = (present, dense), int(nvals), "bitmap"
         return out
 
     # -- storage ------------------------------------------------------------------------
     def _set(self, idx, vals):
         """Replace the content (trusted: idx sorted, unique, in range; vals of self.dtype)."""
-        self._idx, self._vals = idx, vals
-        self._present = self._dense = None
+        self._sp = (idx, vals)
+        self._bm = None
         self._nv = int(idx.shape[0])
         self._fmt = "sparse"
         if self._size and self._nv > self._size * self.BITMAP_DENSITY:
             self._fmt = "bitmap"  # the bitmap arrays are built on first use (``_bitmap``)
 
     def _keys(self):
-        """(sorted int64 indices, values); cached in bitmap form."""
-        if self._idx is None:
-            self._idx = xp_of(self._present).flatnonzero(self._present)
-            self._vals = self._dense[self._idx]
-        return self._idx, self._vals
+        """(sorted int64 indices, values); cached in bitmap form (built, then published at once)."""
+        sp = self._sp
+        if sp is None:
+            present, dense = self._bm
+            idx = xp_of(present).flatnonzero(present)
+            sp = (idx, dense[idx])
+            self._sp = sp
+        return sp
 
     def _bitmap(self):
         """(bool presence array, dense values array; 0 where absent); cached in sparse form.
-        Read-only for callers: a bitmap vector updates them in place (``_apply_delta``)."""
-        if self._present is None:
-            xp = xp_of(self._idx)
-            self._present = xp.zeros(self._size, dtype=bool)
-            self._present[self._idx] = True
-            self._dense = xp.zeros(self._size, dtype=self._dtype)
-            self._dense[self._idx] = self._vals
-        return self._present, self._dense
+        Read-only for callers: a bitmap vector updates them in place (``_apply_delta``).
+        Built in locals and published with one assignment (never seen half-filled)."""
+        bm = self._bm
+        if bm is None:
+            idx, vals = self._sp
+            xp = xp_of(idx)
+            present = xp.zeros(self._size, dtype=bool)
+            present[idx] = True
+            dense = xp.zeros(self._size, dtype=self._dtype)
+            dense[idx] = vals
+            bm = (present, dense)
+            self._bm = bm
+        return bm
 
     def _contains(self, keys):
         """Boolean array: ``keys[t]`` is present."""
@@ -194,7 +207,7 @@ class Vector:
             return self._bitmap()[0][keys]
         from ..backends.cpu.sparse import member
 
-        return member(self._idx, keys)
+        return member(self._sp[0], keys)
 
     def _values_at(self, keys):
         """(hit, values): which of ``keys`` are present, and their values."""
@@ -204,29 +217,31 @@ class Vector:
             return hit, dense[keys[hit]]
         xp = xp_of(keys)
         keys = keys.astype(np.int64, copy=False)
-        if self._idx.shape[0] == 0:
-            return xp.zeros(keys.shape[0], bool), self._vals[:0]
-        pos = xp.minimum(xp.searchsorted(self._idx, keys), self._idx.shape[0] - 1)
-        hit = self._idx[pos] == keys
-        return hit, self._vals[pos[hit]]
+        idx, vals = self._sp
+        if idx.shape[0] == 0:
+            return xp.zeros(keys.shape[0], bool), vals[:0]
+        pos = xp.minimum(xp.searchsorted(idx, keys), idx.shape[0] - 1)
+        hit = idx[pos] == keys
+        return hit, vals[pos[hit]]
 
     def _apply_delta(self, positions, zk, zv):
         """Positions ``positions`` (sorted) take entries (zk, zv) (zk a sorted subset of them,
         zv of self.dtype) and lose any other entry; every other position is unchanged.
         In bitmap form this is done in place, in O(len(positions))."""
         if self._fmt == "bitmap":
-            self._bitmap()
-            was = int(self._present[positions].sum())
-            self._present[positions] = False
-            self._present[zk] = True
-            self._dense[zk] = zv
+            present, dense = self._bitmap()
+            was = int(present[positions].sum())
+            present[positions] = False
+            present[zk] = True
+            dense[zk] = zv
             self._nv += int(zk.shape[0]) - was
-            self._idx = self._vals = None
+            self._sp = None
             return
         from ..backends.cpu.sparse import member, merge_disjoint
 
-        keep = ~member(positions, self._idx)
-        idx, vals = merge_disjoint(self._idx[keep], self._vals[keep], zk, zv)
+        ck, cv = self._sp
+        keep = ~member(positions, ck)
+        idx, vals = merge_disjoint(ck[keep], cv[keep], zk, zv)
         self._set(idx, vals)
 
     # -- properties ---------------------------------------------------------------------

@@ -14,6 +14,9 @@ A networkx graph converts (:func:`from_networkx`, through :func:`semiring.io.fro
   them.
 
 The matrices live on ``nx.config.backends.semiring.device`` ("cpu", "gpu" or "auto").
+The views derived from them (reversed and weighted engine graphs, smallest weights) are
+computed once, under the graph's lock, so threads may share one converted graph
+(``semiring._once``).
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..algorithms.graph import Graph as _EngineGraph
+from .._once import lock_of, once_attr, once_item
 from ..core.matrix import Matrix
 from ..exceptions import InvalidValue
 from ..io._networkx import from_networkx as _matrix_from_networkx
@@ -112,9 +116,7 @@ class Graph:
         """The engine graph of the reversed edges (A^T); the graph itself when undirected."""
         if not self._directed:
             return self.structure
-        if self._reverse is None:
-            self._reverse = _EngineGraph(self.structure.AT, kind="directed")
-        return self._reverse
+        return once_attr(self, "_reverse", lambda: _EngineGraph(self.structure.AT, kind="directed"))
 
     def weighted(self, weight, *, reverse=False):
         """The engine graph of ``weight``'s values (of the reversed edges with ``reverse``).
@@ -133,26 +135,24 @@ class Graph:
                                       f"not {weight!r}; convert it with edge_attrs={{{weight!r}: 1}}")
         if not reverse or not self._directed:
             return self.weights[weight]
-        if weight not in self._reverse_weights:
-            self._reverse_weights[weight] = _EngineGraph(self.weights[weight].AT, kind="directed")
-        return self._reverse_weights[weight]
+        return once_item(self._reverse_weights, weight,
+                         lambda: _EngineGraph(self.weights[weight].AT, kind="directed"), lock_of(self))
 
     def min_weight(self, weight):
         """The smallest value of ``weight`` as a Python number (1 for the pattern; 0 without edges)."""
-        if weight not in self._min_weight:
+        def build():
             from .. import core
             from ..ops import monoid
 
             W = self.weighted(weight).A
             if not W.nvals:
-                low = 0
-            elif weight is None:
-                low = 1
-            else:
-                low = core.reduce_scalar(W, monoid.min)
-                low = low.item() if hasattr(low, "item") else low
-            self._min_weight[weight] = low
-        return self._min_weight[weight]
+                return 0
+            if weight is None:
+                return 1
+            low = core.reduce_scalar(W, monoid.min)
+            return low.item() if hasattr(low, "item") else low
+
+        return once_item(self._min_weight, weight, build, lock_of(self))
 
     def has_self_loops(self):
         rows, cols = (_host(a) for a in self.structure.A.to_coo()[:2])

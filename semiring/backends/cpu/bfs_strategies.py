@@ -93,8 +93,8 @@ def split(indptr, cache=None, k=SPLIT_K):
     owner = np.repeat(np.arange(deg.shape[0], dtype=np.int64), c)
     local = np.arange(owner.shape[0], dtype=np.int64) - vfirst[owner]
     vptr = np.concatenate([indptr[owner] + local * k, indptr[-1:]]).astype(np.int64)
-    if cache is not None:
-        cache[key] = (vfirst, vptr)
+    if cache is not None:  # published whole; a concurrent first build keeps its value (setdefault)
+        return cache.setdefault(key, (vfirst, vptr))
     return vfirst, vptr
 
 
@@ -197,8 +197,8 @@ def edge_rows(optr, cache=None):
     if cache is not None and key in cache:
         return cache[key]
     rows = np.repeat(np.arange(optr.shape[0] - 1, dtype=np.int64), np.diff(optr))
-    if cache is not None:
-        cache[key] = rows
+    if cache is not None:  # published whole; a concurrent first build keeps its value (setdefault)
+        return cache.setdefault(key, rows)
     return rows
 
 

@@ -18,7 +18,11 @@ GPGPU workloads", InPar 2012.
 
 from __future__ import annotations
 
+import threading
+
 import numpy as np
+
+from ..._once import once_item
 
 #: Threads per block of the persistent kernels.
 BLOCK = 256
@@ -184,6 +188,7 @@ __device__ __forceinline__ void expand(const IP* optr, const int* qs, ull nsmall
 """
 
 _grid_cache = {}
+_lock = threading.RLock()  # the caches here are filled once per key (semiring._once)
 #: Blocks per SM of the persistent launches; None: as many as are co-resident (occupancy).
 #: A cap exists for measurements (fewer blocks make a cheaper barrier but less parallelism).
 BLOCKS_PER_SM = None
@@ -203,7 +208,8 @@ def grid_size(kernel, key):
     import cupy as cp
 
     dev = cp.cuda.runtime.getDevice()
-    if (key, dev) not in _grid_cache:
+
+    def build():
         sms = sm_count()
         try:
             from cupy.cuda import driver
@@ -211,8 +217,9 @@ def grid_size(kernel, key):
             per_sm = int(driver.occupancyMaxActiveBlocksPerMultiprocessor(kernel.kernel.ptr, BLOCK, 0))
         except Exception:  # no occupancy calculator: the safe minimum
             per_sm = 1
-        _grid_cache[(key, dev)] = (max(1, min(per_sm, 2048 // BLOCK)), sms)
-    per_sm, sms = _grid_cache[(key, dev)]
+        return max(1, min(per_sm, 2048 // BLOCK)), sms
+
+    per_sm, sms = once_item(_grid_cache, (key, dev), build, _lock)
     if BLOCKS_PER_SM is not None:
         per_sm = max(1, min(per_sm, int(BLOCKS_PER_SM)))
     return per_sm * sms
@@ -227,9 +234,7 @@ def sm_count():
     import cupy as cp
 
     dev = cp.cuda.runtime.getDevice()
-    if dev not in _sms:
-        _sms[dev] = int(cp.cuda.runtime.getDeviceProperties(dev)["multiProcessorCount"])
-    return _sms[dev]
+    return once_item(_sms, dev, lambda: int(cp.cuda.runtime.getDeviceProperties(dev)["multiProcessorCount"]), _lock)
 
 
 def barrier():

@@ -62,9 +62,11 @@ Hwu, Kirk, El Hajj, "Programming Massively Parallel Processors", 4th ed., 2022, 
 from __future__ import annotations
 
 import re
+import threading
 
 import numpy as np
 
+from ..._once import once_item
 from ...exceptions import InvalidValue
 
 #: Threads per block of the multi-block kernels.
@@ -412,6 +414,7 @@ def source(types):
 
 _modules = {}
 _functions = {}
+_lock = threading.RLock()  # one compilation per key when threads ask together (semiring._once)
 
 
 def _function(types, name):
@@ -421,11 +424,12 @@ def _function(types, name):
 
     key = (types, SLOT, BLOCK, LOCAL_CAP, SB_THREADS, SB_CAP, WARP_DEGREE, BLOCK_DEGREE, HIST_CAP,
            cp.cuda.runtime.getDevice())
-    if (key, name) not in _functions:
-        if key not in _modules:
-            _modules[key] = cp.RawModule(code=source(types), options=("--std=c++17",))
-        _functions[(key, name)] = _modules[key].get_function(name)
-    return _functions[(key, name)]
+
+    def module():
+        return cp.RawModule(code=source(types), options=("--std=c++17",))
+
+    return once_item(_functions, (key, name), lambda: once_item(_modules, key, module, _lock).get_function(name),
+                     _lock)
 
 
 def _launch(types, name, grid, block, args):
@@ -511,13 +515,13 @@ def edge_rows(optr, oidx, cache):
     from .._xp import repeat
 
     key = ("bfs_strategy_rows", oidx.dtype.str)
-    if cache is None or key not in cache:
-        n = optr.shape[0] - 1
-        rows = repeat(cp.arange(n, dtype=oidx.dtype), cp.diff(optr)).astype(oidx.dtype, copy=False)
-        if cache is None:
-            return rows
-        cache[key] = rows
-    return cache[key]
+    if cache is not None and key in cache:
+        return cache[key]
+    n = optr.shape[0] - 1
+    rows = repeat(cp.arange(n, dtype=oidx.dtype), cp.diff(optr)).astype(oidx.dtype, copy=False)
+    if cache is not None:  # published whole; a concurrent first build keeps its value (setdefault)
+        return cache.setdefault(key, rows)
+    return rows
 
 
 def split(optr, cache, k=None):
@@ -544,8 +548,8 @@ def split(optr, cache, k=None):
     vptr[:nv] = optr[owner].astype(cp.int64) + local * k
     vptr[nv:] = optr[n:].astype(cp.int64)
     out = (vfirst.astype(optr.dtype), vptr.astype(optr.dtype))
-    if cache is not None:
-        cache[key] = out
+    if cache is not None:  # published whole; a concurrent first build keeps its value (setdefault)
+        return cache.setdefault(key, out)
     return out
 
 

@@ -16,8 +16,11 @@ generators", OOPSLA 2014 (splitmix64).
 
 from __future__ import annotations
 
+import threading
+
 import numpy as np
 
+from ..._once import once_item
 from . import _persistent as _p
 
 _SRC = r"""
@@ -84,15 +87,15 @@ extern "C" __global__ void jp_fused(const IPT* ptr, const IXT* idx, int n, ull s
 """
 
 _kernels = {}
+_lock = threading.RLock()  # one compilation per key when threads ask together (semiring._once)
 
 
 def _kernel(ipt, ixt):
     import cupy as cp
 
     key = (ipt, ixt, cp.cuda.runtime.getDevice())
-    if key not in _kernels:
-        _kernels[key] = _p.compile_kernel(f"typedef {ipt} IPT; typedef {ixt} IXT;\n" + _SRC, "jp_fused")
-    return _kernels[key]
+    return once_item(_kernels, key,
+                     lambda: _p.compile_kernel(f"typedef {ipt} IPT; typedef {ixt} IXT;\n" + _SRC, "jp_fused"), _lock)
 
 
 def jones_plassmann(S, seed):

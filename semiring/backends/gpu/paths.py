@@ -20,8 +20,11 @@ TOPC 2017.
 
 from __future__ import annotations
 
+import threading
+
 import numpy as np
 
+from ..._once import once_item
 from . import _persistent as _p
 
 _SLOT = 8
@@ -154,6 +157,7 @@ extern "C" __global__ void sssp_init(const IPT* optr, int s, TD* dist, int* nmar
 """
 
 _kernels = {}
+_lock = threading.RLock()  # one compilation per key when threads ask together (semiring._once)
 
 #: CUDA type of the distances per weight kind: integers add in int64, floats in their own type.
 _DIST = {"i": ("long long", np.int64), "u": ("long long", np.int64), "f4": ("float", np.float32),
@@ -181,11 +185,13 @@ def _kernels_for(ipt, ixt, wdtype):
 
     td, _ = dist_type(wdtype)
     key = (ipt, ixt, np.dtype(wdtype).name, cp.cuda.runtime.getDevice())
-    if key not in _kernels:
+
+    def build():
         head = (f"typedef {ipt} IPT; typedef {ixt} IXT; typedef {_ctype(wdtype)} TW; typedef {td} TD;\n"
                 f"#define SLOT {_SLOT}\n")
-        _kernels[key] = (_p.compile_kernel(head + _SRC, "sssp_init"), _p.compile_kernel(head + _SRC, "sssp_fused"))
-    return _kernels[key]
+        return _p.compile_kernel(head + _SRC, "sssp_init"), _p.compile_kernel(head + _SRC, "sssp_fused")
+
+    return once_item(_kernels, key, build, _lock)
 
 
 def sssp(W, source, delta):

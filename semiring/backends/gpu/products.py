@@ -21,14 +21,18 @@ Merrill, Garland, Grimshaw, "Scalable GPU graph traversal", PPoPP 2012 (expansio
 
 from __future__ import annotations
 
+import threading
+
 import numpy as np
 
+from ..._once import once_item
 from .._xp import repeat
 from ..cpu import products as _generic
 from ..cpu.sparse import ragged_arange
 from .reduce import CTYPE
 
 _cache = {}
+_lock = threading.RLock()  # one compilation per key when threads ask together (semiring._once)
 
 #: Use the fast kernels (False sends every product to the generic path: for comparisons).
 ENABLED = True
@@ -199,11 +203,13 @@ def _kernel(kind, semiring, da, du, flip, A):
     ipt, ixt = A._indptr.dtype, A._indices.dtype
     key = (kind, semiring.name, id(semiring), np.dtype(da).name, np.dtype(du).name, flip, ipt.name, ixt.name,
            cp.cuda.runtime.getDevice())
-    if key not in _cache:
+
+    def build():
         src, tz = _source(_PULL if kind == "pull" else _PUSH, semiring, da, du, flip,
                           False if kind == "pull" else kind, ipt, ixt)
-        _cache[key] = (cp.RawKernel(src, kind), tz)
-    return _cache[key]
+        return cp.RawKernel(src, kind), tz
+
+    return once_item(_cache, key, build, _lock)
 
 
 def _grid(n, block=256):

@@ -16,7 +16,11 @@ of the terms, which the GraphBLAS specification leaves open.
 
 from __future__ import annotations
 
+import threading
+
 import numpy as np
+
+from ..._once import once_item
 
 CTYPE = {
     "bool": "bool", "int8": "signed char", "int16": "short", "int32": "int", "int64": "long long",
@@ -38,16 +42,19 @@ extern "C" __global__ void seg_fold(const T* vals, const long long* starts, long
 }
 """
 _cache = {}
+_lock = threading.RLock()  # one compilation per key when threads ask together (semiring._once)
 
 
 def _kernel(cp, snippet, dtype):
     key = (snippet, dtype.name, cp.cuda.runtime.getDevice())
-    if key not in _cache:
+
+    def build():
         src = _SOURCE.replace("SNIPPET", snippet).replace("T*", CTYPE[dtype.name] + "*").replace(
             "T acc", CTYPE[dtype.name] + " acc").replace("T x", CTYPE[dtype.name] + " x").replace(
             "(T)", "(" + CTYPE[dtype.name] + ")")
-        _cache[key] = cp.RawKernel(src, "seg_fold")
-    return _cache[key]
+        return cp.RawKernel(src, "seg_fold")
+
+    return once_item(_cache, key, build, _lock)
 
 
 def _ordered_keys(cp, values, nan_loses_to):

@@ -54,8 +54,11 @@ Wang et al., "Gunrock: a high-performance graph processing library on the GPU", 
 
 from __future__ import annotations
 
+import threading
+
 import numpy as np
 
+from ..._once import once_item
 from ...exceptions import InvalidValue, NegativeCycleError
 
 #: Threads per block.
@@ -286,6 +289,7 @@ extern "C" __global__ void sssp_split(const IPT* optr, const int* far, const ull
 
 _modules = {}
 _grid_cache = {}
+_lock = threading.RLock()  # one compilation per key when threads ask together (semiring._once)
 
 
 def source(ipt, ixt, td):
@@ -298,9 +302,8 @@ def source(ipt, ixt, td):
 
 def _kernels(cp, ipt, ixt, td):
     key = (ipt, ixt, td, cp.cuda.runtime.getDevice())
-    if key not in _modules:
-        _modules[key] = cp.RawModule(code=source(ipt, ixt, td), options=("--std=c++17",))
-    mod, funcs = _modules[key], {}
+    mod = once_item(_modules, key, lambda: cp.RawModule(code=source(ipt, ixt, td), options=("--std=c++17",)), _lock)
+    funcs = {}
 
     def get(name):
         if name not in funcs:
@@ -312,11 +315,9 @@ def _kernels(cp, ipt, ixt, td):
 
 def _max_blocks(cp):
     dev = cp.cuda.runtime.getDevice()
-    if dev not in _grid_cache:
-        from ._persistent import sm_count
+    from ._persistent import sm_count
 
-        _grid_cache[dev] = BLOCKS_PER_SM * sm_count()
-    return _grid_cache[dev]
+    return once_item(_grid_cache, dev, lambda: BLOCKS_PER_SM * sm_count(), _lock)
 
 
 def _cycle(source, why):

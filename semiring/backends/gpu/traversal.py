@@ -27,8 +27,11 @@ algorithms at maximum warp", PPoPP 2011 (virtual warps).
 
 from __future__ import annotations
 
+import threading
+
 import numpy as np
 
+from ..._once import once_item
 from . import _persistent as _p
 
 #: Slots of the control array: 8 counters per level, three levels in rotation.
@@ -214,6 +217,7 @@ extern "C" __global__ void __launch_bounds__(BLOCK_THREADS, 4) bfs_fused(const I
 """
 
 _kernels = {}
+_lock = threading.RLock()  # one compilation per key when threads ask together (semiring._once)
 _MODES = {"auto": 0, "push": 1, "pull": 2}
 
 
@@ -223,13 +227,15 @@ def _kernels_for(types):
     import cupy as cp
 
     key = (types, PRECHECK_EDGES, SUB_EDGES, SUB_MIN_DEPTH, cp.cuda.runtime.getDevice())
-    if key not in _kernels:
+
+    def build():
         ipt, ixt, ipt2, ixt2 = types
         head = (f"typedef {ipt} IPT; typedef {ixt} IXT; typedef {ipt2} IPT2; typedef {ixt2} IXT2;\n"
                 f"#define SLOT {_SLOT}\n#define PRECHECK {PRECHECK_EDGES}\n#define SUB_EDGES {SUB_EDGES}\n#define SUB_MIN_DEPTH {SUB_MIN_DEPTH}\n"
                 "#define NSMALL 0\n#define NBIG 1\n#define MF 2\n#define EXAMINED 3\n#define NQ 4\n")
-        _kernels[key] = _p.compile_kernel(head + _SRC, "bfs_fused")
-    return _kernels[key]
+        return _p.compile_kernel(head + _SRC, "bfs_fused")
+
+    return once_item(_kernels, key, build, _lock)
 
 
 def supported(A):
@@ -271,7 +277,7 @@ def bfs(A, AT, source, *, parents=False, direction="auto", max_depth=None, alpha
     optr, oidx, iptr, iidx = A._indptr, A._indices, AT._indptr, AT._indices
     types = _p.index_types(optr, oidx, iptr, iidx)
     kern = _kernels_for(types)
-    ws = _workspace(n, int(A.nvals), parents)
+    key, ws = _workspace(n, int(A.nvals), parents)
     out_level = cp.empty(n, dtype=cp.int64)
     out_parent = cp.empty(n, dtype=cp.int64) if parents else out_level
     present = cp.empty(n, dtype=cp.bool_)
@@ -288,10 +294,12 @@ def bfs(A, AT, source, *, parents=False, direction="auto", max_depth=None, alpha
     depth, failed = int(head[0]), int(head[1])
     if failed:
         ws["bar"][:] = 0
+        _release(key, ws)
         raise RuntimeError("bfs: a grid barrier timed out (not every block was resident); no result")
     if depth >= _TRACE:  # a long search: the rest of its trace
         head = ws["tr"][:2 + 3 * (depth + 1)].get()
         host_syncs += 1
+    _release(key, ws)
     lv = head[2:2 + 3 * (depth + 1)].reshape(-1, 3)
     trace = [("pull" if lv[i, 0] == 2 else "push", int(lv[i, 1]), int(lv[i, 2]), int(lv[i + 1, 1]))
              for i in range(depth)]
@@ -300,18 +308,21 @@ def bfs(A, AT, source, *, parents=False, direction="auto", max_depth=None, alpha
 
 #: Trace levels read back with the result in one copy (longer searches take a second copy).
 _TRACE = 128
-_workspaces = {}
+_workspaces = {}  # the idle workspace, one graph size at a time
 
 
 def _workspace(n, nnz, parents):
-    """Queues, counters, trace and barrier of a search on n vertices, kept between calls
-    (the barrier words are left zeroed by every completed barrier)."""
+    """``(key, ws)``: queues, counters, trace and barrier of a search on n vertices, kept
+    between calls (the barrier words are left zeroed by every completed barrier).
+
+    A search takes the idle workspace out of ``_workspaces`` and gives it back with
+    :func:`_release` when done, so concurrent searches (other threads) never share one."""
     import cupy as cp
 
     key = (n, nnz, cp.cuda.runtime.getDevice())
-    ws = _workspaces.get(key)
+    with _lock:
+        ws = _workspaces.pop(key, None)
     if ws is None:
-        _workspaces.clear()  # one graph size at a time
         nbig = nnz // _p.BIG + nnz // _p.CHUNK + 16
         ws = {"level": cp.empty(max(n, 1), dtype=cp.int32), "parent": cp.empty(max(n, 1), dtype=cp.int32),
               "qs0": cp.empty(max(n, 1), dtype=cp.int32), "qs1": cp.empty(max(n, 1), dtype=cp.int32),
@@ -319,5 +330,11 @@ def _workspace(n, nnz, parents):
               "fbits": cp.empty(3 * ((n + 31) // 32) + 1, dtype=cp.uint32),
               "ctl": cp.zeros(4 * _SLOT, dtype=cp.uint64), "tr": cp.zeros(2 + 3 * (n + 2), dtype=cp.int64),
               "bar": _p.barrier(), "state": cp.zeros(8, dtype=cp.int64)}
+    return key, ws
+
+
+def _release(key, ws):
+    """Keep ``ws`` (its search completed) as the idle workspace for the next search."""
+    with _lock:
+        _workspaces.clear()  # one graph size at a time
         _workspaces[key] = ws
-    return ws
