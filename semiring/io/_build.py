@@ -24,6 +24,11 @@ def dup_op_option(op, what):
         return None
     from ..core import _args
 
+    if isinstance(op, str):
+        try:
+            return _args.binary_or_monoid(op, f"{what} dup_op")
+        except InvalidValue as exc:
+            raise InvalidValue(f"{what} dup_op: {exc}") from None
     return _args.binary_or_monoid(op, f"{what} dup_op")
 
 
@@ -54,22 +59,24 @@ def matrix_bytes(nrows, nnz, itemsize):
 
 
 def check_shape(path, lineno, nrows, ncols):
-    """A declared shape a Matrix can index: each side and ``nrows * ncols`` at most 2**63 - 1
-    (InvalidValue naming the file and the line that declares it otherwise)."""
-    if max(nrows, ncols) > _MAX_INDEX or nrows * ncols > _MAX_INDEX:
+    """Declared dimensions that int64 indices can address (InvalidValue naming the file and the
+    line that declares them otherwise); what else a shape must satisfy is the Matrix's rule,
+    checked when it is built."""
+    if max(nrows, ncols) > _MAX_INDEX:
         where = f"{path}, line {lineno}" if lineno else path
-        raise InvalidValue(f"{where}: expected a shape of at most 2**63 - 1 positions (what a matrix "
-                           f"can index); given {nrows} x {ncols}")
+        raise InvalidValue(f"{where}: expected dimensions of at most 2**63 - 1 (int64 indices); "
+                           f"given {nrows} x {ncols}")
 
 
 def build(path, rows, cols, vals, *, nrows, ncols, dtype, dup_op):
-    """``Matrix.from_coo`` of a file's entries (shape checked by :func:`check_shape`), the
-    memory it needs checked first.
+    """``Matrix.from_coo`` of a file's entries (dimensions checked by :func:`check_shape`),
+    the memory it needs checked first.
 
     Raises
     ------
     InvalidValue
-        What ``from_coo`` refuses (duplicates without ``dup_op``), naming the file.
+        What ``from_coo`` refuses (a shape it cannot index, duplicates without ``dup_op``),
+        naming the file.
     OutOfMemory
         The matrix would not fit the memory free now.
     """

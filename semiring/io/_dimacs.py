@@ -38,7 +38,7 @@ class _Format:
 
 
 _GR = _Format("arc", ("sp",), b"a", ("index", "index", "integer"), ("tail", "head", "weight"))
-_COL = _Format("edge", ("edge", "edges", "col"), b"e", ("index", "index"), ("u", "v"))
+_COL = _Format("edge", ("edge", "edges", "col"), b"e", ("index", "index"), ("first endpoint", "second endpoint"))
 
 
 def _problem_line(path, data, fmt):
@@ -84,13 +84,12 @@ def _parse(path, fmt):
         body = _STRIP_COMMENTS.sub(b"", body)
     body = body.translate(None, fmt.tag)  # the entry tags: what remains is numbers
     width = len(fmt.kinds)
-    values, overflow = g.parse_numbers(path, body, "integer")
+    arr, overflow = g.parse_numbers(path, body, "integer", width)
     del body
     if overflow is not None:
         k, tok = overflow
         raise bad(path, g.entry_line(data, start, k // width, fmt.tag),
                   f"expected an integer in int64 as the {fmt.names[k % width]}; given {tok.decode()}")
-    arr = values.reshape(-1, width)
     uv = arr[:, :2]
     wrong = np.flatnonzero(((uv < 1) | (uv > n)).any(axis=1))
     if wrong.size:

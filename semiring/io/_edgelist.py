@@ -19,7 +19,7 @@ _COMMENT = rb"[#%][^\n]*+"
 _PREAMBLE = g.Preamble(g.OWS + rb"(?:" + _COMMENT + rb")?+" + g.OWS)  # comment and blank lines
 _STRIP_COMMENTS = re.compile(rb"[#%][^\n]*")
 _KINDS = {2: ("vertex", "vertex"), 3: ("vertex", "vertex", "real")}
-_NAMES = ("u", "v", "w")
+_NAMES = ("source", "target", "weight")
 _BODY = {w: g.lines_grammar(g.OWS + rb"(?:" + g.WS.join(g.KINDS[k][0] for k in kinds) + rb"|" + _COMMENT + rb")?+"
                             + g.OWS)
          for w, kinds in _KINDS.items()}
@@ -46,10 +46,10 @@ def _describe(width, first_lineno):
     def describe(line):
         tokens = line.split()
         if len(tokens) != width and len(tokens) in (2, 3):
-            return (f"expected {width} fields ({' '.join(_NAMES[:width])}) as on the first edge line "
+            return (f"expected {width} fields ({', '.join(_NAMES[:width])}) as on the first edge line "
                     f"(line {first_lineno}); given {len(tokens)}")
         if len(tokens) != width:
-            return f"expected {width} fields ({' '.join(_NAMES[:width])}); given {len(tokens)}"
+            return f"expected {width} fields ({', '.join(_NAMES[:width])}); given {len(tokens)}"
         return g.field_problem(tokens, _KINDS[width], _NAMES[:width])
     return describe
 
@@ -104,12 +104,11 @@ def read_edgelist(path, *, base=0, n=None, symmetric=False, dtype=None, dup_op=N
         body = _STRIP_COMMENTS.sub(b"", body)
     # a weight that is not an integer has a byte other than digits, signs and blanks
     kind = "real" if width == 3 and body.translate(None, _DIGITS + b"+- \t\r\n") else "integer"
-    values, overflow = g.parse_numbers(path, body, kind)
+    table, overflow = g.parse_numbers(path, body, kind, width)
     line_of = lambda k: g.entry_line(data, start, k, _DIGITS)  # noqa: E731  (error messages only)
     if overflow is not None:
         k, tok = overflow
-        raise bad(path, line_of(k // width), f"expected an integer in int64 as {_NAMES[k % width]}; given {tok.decode()}")
-    table = values.reshape(-1, width)
+        raise bad(path, line_of(k // width), f"expected an integer in int64 as the {_NAMES[k % width]}; given {tok.decode()}")
     if kind == "real" and table.shape[0] and table[:, :2].max() > 2.0**53:  # ids a float cannot hold
         exact, overflow = g.exact_indices(body, (0, 1), width)
         if overflow is not None:

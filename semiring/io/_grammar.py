@@ -91,7 +91,7 @@ def field_problem(tokens, fields, names):
     """What is wrong with an entry line split into ``tokens``, for fields of the given kinds
     and names; None when nothing is."""
     if len(tokens) != len(fields):
-        return f"expected {len(fields)} fields ({' '.join(names)}); given {len(tokens)}"
+        return f"expected {len(fields)} fields ({', '.join(names)}); given {len(tokens)}"
     for tok, kind, name in zip(tokens, fields, names):
         regex, desc = KINDS[kind]
         if not compile_grammar(regex).fullmatch(tok):
@@ -119,8 +119,8 @@ def raise_bad_line(path, data, pos, describe):
     raise bad(path, line_at(data, pos), msg or f"not a valid line; given {line_text(data, pos)!r}")
 
 
-def parse_numbers(path, body, kind):
-    """All whitespace-separated numbers of a grammar-checked ``body``, in order.
+def parse_numbers(path, body, kind, width):
+    """All whitespace-separated numbers of a grammar-checked ``body``, ``width`` a line.
 
     Parameters
     ----------
@@ -128,29 +128,33 @@ def parse_numbers(path, body, kind):
         Text that holds only numbers of ``kind`` (and whitespace): a body the reader's grammar
         accepted, with tags and comments taken out.
     kind : {"integer", "real"}
+    width : int
+        Numbers per entry line.
 
     Returns
     -------
-    values : ndarray, int64 or float64, shape (number of tokens,)
+    values : ndarray, int64 or float64, shape (entries, width)
     overflow : (int, bytes) or None
         Index and text of the first integer token outside int64 (NumPy saturates those), or None.
     """
     dtype = np.int64 if kind == "integer" else np.float64
     if not body or body.isspace():
-        return np.zeros(0, dtype), None
+        return np.zeros((0, width), dtype), None
     try:
         values = np.fromstring(body, dtype=dtype, sep=" ")
-    except ValueError as exc:  # the grammar admits only what the C parser reads; kept as a guard
+    except ValueError as exc:  # the grammar admits only what the C parser reads: a guard
         raise InvalidValue(f"{path}: the numbers could not be parsed ({exc})") from None
+    if values.size % width:  # the same guard
+        raise InvalidValue(f"{path}: expected {width} numbers an entry; given {values.size} numbers in all")
     if kind != "integer":
-        return values, None
+        return values.reshape(-1, width), None
     saturated = np.flatnonzero((values == _INT64.max) | (values == _INT64.min))
     if saturated.size:
         tokens = body.split()
         for k in saturated.tolist():
             if not _INT64.min <= int(tokens[k]) <= _INT64.max:
-                return values, (k, tokens[k])
-    return values, None
+                return values.reshape(-1, width), (k, tokens[k])
+    return values.reshape(-1, width), None
 
 
 def exact_indices(body, columns, width):

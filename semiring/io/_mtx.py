@@ -127,8 +127,8 @@ def _entries(path, data, start, field, nrows, ncols, nnz):
             return fast
     width = len(_FIELDS[field])
     body = data[start:] if start else data
-    values, overflow = g.parse_numbers(path, body, "real" if field == "real" else "integer")
-    count = values.size // width
+    table, overflow = g.parse_numbers(path, body, "real" if field == "real" else "integer", width)
+    count = table.shape[0]
     if overflow is not None:
         k, tok = overflow
         raise bad(path, g.entry_line(data, start, k // width, b"0123456789"),
@@ -138,7 +138,6 @@ def _entries(path, data, start, field, nrows, ncols, nnz):
                   f"the size line announces {nnz} entries; this is entry {nnz + 1}")
     if count < nnz:
         raise bad(path, None, f"the size line announces {nnz} entries; the file has {count}")
-    table = values.reshape(count, width)
     if field == "real" and count and table[:, :2].max() > 2.0**53:  # indices a float cannot hold
         exact, overflow = g.exact_indices(body, (0, 1), width)
         if overflow is not None:
