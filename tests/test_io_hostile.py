@@ -366,6 +366,28 @@ def test_gzip_bomb_stops_at_the_free_memory(tmp_path, monkeypatch):
     assert "decompressed" in msg
 
 
+def test_file_too_large_to_parse_is_refused_before_reading(tmp_path, monkeypatch):
+    # parsing needs about PARSE_FACTOR times the text again: a 24 MB file with 40 MiB free
+    p = tmp_path / "big.txt"
+    p.write_bytes(b"0 1\n" * (6 << 20))
+    monkeypatch.setattr("semiring._memory.available_bytes", lambda device="cpu": 40 << 20)
+    msg = assert_raises(OutOfMemory, p, None, sr.io.read, p)
+    assert f"{p.stat().st_size:,} bytes" in msg
+
+
+@pytest.mark.parametrize("fmt", list(READERS))
+def test_memory_error_while_parsing_becomes_out_of_memory(tmp_path, monkeypatch, fmt):
+    p = put(tmp_path, f"m.{fmt}", READER_TEXT[fmt])
+
+    def exhausted(*args, **kwargs):
+        raise MemoryError
+
+    monkeypatch.setattr(np, "fromstring", exhausted)
+    monkeypatch.setattr("scipy.io.mmread", exhausted)
+    assert_raises(OutOfMemory, p, None, READERS[fmt], p)
+    assert_raises(OutOfMemory, p, None, sr.io.read, p)
+
+
 # ---------------------------------------------------------------------------------------------
 # huge declared sizes: checked against the file and the free memory before anything is built
 # ---------------------------------------------------------------------------------------------
@@ -522,7 +544,7 @@ def test_write_mtx_compresses_an_upper_case_gz(tmp_path):
 # ---------------------------------------------------------------------------------------------
 # Hypothesis: valid files damaged every way, each held to the independent oracle
 # ---------------------------------------------------------------------------------------------
-HYP = settings(max_examples=60, deadline=None, derandomize=True, database=None,
+HYP = settings(max_examples=150, deadline=None, derandomize=True, database=None,
                suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 FORMATS = list(VALID)
 junk = st.one_of(st.sampled_from(JUNK), st.sampled_from(BYTES), st.binary(min_size=1, max_size=3))

@@ -3,6 +3,9 @@ its memory checked before it is allocated."""
 
 from __future__ import annotations
 
+import functools
+import os
+
 import numpy as np
 
 from .. import dtypes as _dt
@@ -11,6 +14,23 @@ from ..core.matrix import Matrix
 from ..exceptions import InvalidValue, OutOfMemory, SemiringError
 
 _MAX_INDEX = np.iinfo(np.int64).max
+
+
+def guard_memory(reader):
+    """Decorator: a MemoryError while ``reader`` parses a file (one the estimates made before
+    allocating did not foresee) becomes OutOfMemory naming the file."""
+
+    @functools.wraps(reader)
+    def read(path, *args, **kwargs):
+        try:
+            return reader(path, *args, **kwargs)
+        except OutOfMemory:
+            raise
+        except MemoryError:
+            name = os.fsdecode(path) if isinstance(path, (str, bytes, os.PathLike)) else repr(path)
+            raise OutOfMemory(f"{reader.__name__} {name}: the memory ran out while the file was parsed") from None
+
+    return read
 
 
 def dtype_option(dtype, what):

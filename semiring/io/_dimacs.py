@@ -13,7 +13,7 @@ import numpy as np
 
 from ..ops import binary
 from . import _grammar as g
-from ._build import build, check_shape, dtype_option
+from ._build import build, check_shape, dtype_option, guard_memory
 from ._text import bad, file_name, line_at, line_text, read_bytes
 
 _COMMENT = rb"(?:c(?![^ \t\r\n])[^\n]*+|%[^\n]*+)"
@@ -99,6 +99,7 @@ def _parse(path, fmt):
     return n, m, p_lineno, arr, (data, start)
 
 
+@guard_memory
 def read_gr(path, *, dtype="int64"):
     """Read a DIMACS shortest-path graph (``.gr``, ``.gr.gz``, any case).
 
@@ -137,6 +138,7 @@ def read_gr(path, *, dtype="int64"):
                  dup_op=binary.min)
 
 
+@guard_memory
 def read_col(path):
     """Read a DIMACS coloring graph (``.col``, ``.col.gz``, any case): an undirected pattern
     (bool) Matrix.

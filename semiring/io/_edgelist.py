@@ -12,7 +12,7 @@ import numpy as np
 
 from ..ops import binary
 from . import _grammar as g
-from ._build import bool_option, build, check_shape, dtype_option, dup_op_option, int_option
+from ._build import bool_option, build, check_shape, dtype_option, dup_op_option, guard_memory, int_option
 from ._text import bad, file_name, line_at, read_bytes
 
 _COMMENT = rb"[#%][^\n]*+"
@@ -54,6 +54,7 @@ def _describe(width, first_lineno):
     return describe
 
 
+@guard_memory
 def read_edgelist(path, *, base=0, n=None, symmetric=False, dtype=None, dup_op=None):
     """Read an edge list.
 

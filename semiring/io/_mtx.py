@@ -14,7 +14,7 @@ import scipy.io
 from ..core.matrix import Matrix
 from ..exceptions import InvalidValue
 from . import _grammar as g
-from ._build import build, check_shape, dtype_option, dup_op_option
+from ._build import build, check_shape, dtype_option, dup_op_option, guard_memory
 from ._text import bad, file_name, is_gzip, line_at, line_text, read_bytes
 
 _FIELD_DTYPE = {"pattern": "bool", "integer": "int64", "real": "float64"}
@@ -154,6 +154,7 @@ def _entries(path, data, start, field, nrows, ncols, nnz):
     return r - 1, c - 1, (table[:, 2] if width == 3 else None)
 
 
+@guard_memory
 def read_mtx(path, *, dtype=None, dup_op=None):
     """Read a Matrix Market coordinate file (``.mtx`` or ``.mtx.gz``, any case).
 

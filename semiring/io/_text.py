@@ -24,6 +24,10 @@ PROGRESS_MIN_BYTES = 8 << 20
 #: Decompressed bytes are read in chunks of this size (the memory check runs between chunks).
 _CHUNK = 16 << 20
 
+#: The readers parse the whole text in memory: copies of its body and the numbers in it take
+#: about this many times its size again (checked with the free memory before reading).
+PARSE_FACTOR = 2
+
 
 class _Counted(io.RawIOBase):
     """A raw binary stream that reports the bytes it reads to ``update``."""
@@ -86,7 +90,8 @@ def read_bytes(path, *, progress=False):
         No such file, a directory or other non-regular file (a FIFO, a device), no permission
         to read, a ``.gz`` file that is not gzip data, is damaged or is cut short.
     OutOfMemory
-        The (decompressed) content would not fit the memory free now.
+        The (decompressed) content, and :data:`PARSE_FACTOR` times it to parse it, would not
+        fit the memory free now.
     """
     try:
         st = os.stat(path)
@@ -112,10 +117,11 @@ def read_bytes(path, *, progress=False):
                        leave=False, file=sys.stderr)
             stream = io.BufferedReader(_Counted(raw, bar.update))
         if not is_gzip(path):
-            require(size, f"read {path}: a file of {size:,} bytes")
+            require((1 + PARSE_FACTOR) * size, f"read {path}: a file of {size:,} bytes")
             data = stream.read()
         else:
             data = _gunzip(path, stream)
+            require(PARSE_FACTOR * len(data), f"read {path}: {len(data):,} bytes of decompressed data")
     except EOFError:
         raise InvalidValue(f"{path}: the gzip data is cut short (the file is truncated)") from None
     except gzip.BadGzipFile as exc:
