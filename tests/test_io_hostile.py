@@ -634,7 +634,7 @@ def test_grammar_without_atomic_groups_accepts_the_same(monkeypatch):
     # Python 3.10 has no atomic groups or possessive quantifiers: the plain forms must agree
     from semiring.io import _dimacs, _edgelist, _grammar, _mtx
 
-    grammars = [_mtx._BODY[f] for f in _mtx._BODY] + [_dimacs._GR.body, _dimacs._COL.body] + list(_edgelist._BODY.values())
+    grammars = [*_mtx._BODY.values(), _dimacs._GR.body, _dimacs._COL.body, *_edgelist._BODY.values()]
     monkeypatch.setattr(sys, "version_info", (3, 10, 0))
     plain = [_grammar.compile_grammar(g.pattern) for g in grammars]
     assert all(b"(?>" not in p.pattern and b"++" not in p.pattern for p in plain)

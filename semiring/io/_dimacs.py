@@ -68,7 +68,8 @@ def _describe(fmt, p_lineno):
             return f"a second problem line; the first was line {p_lineno}"
         if tokens[:1] == [fmt.tag]:
             return g.field_problem(tokens[1:], fmt.kinds, fmt.names)
-        return f"expected a line starting with c, p or {fmt.tag.decode()}; given {line.decode(errors='backslashreplace')[:60]!r}"
+        given = line.decode(errors="backslashreplace")[:60]
+        return f"expected a line starting with c, p or {fmt.tag.decode()}; given {given!r}"
     return describe
 
 

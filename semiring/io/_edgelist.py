@@ -106,10 +106,14 @@ def read_edgelist(path, *, base=0, n=None, symmetric=False, dtype=None, dup_op=N
     # a weight that is not an integer has a byte other than digits, signs and blanks
     kind = "real" if width == 3 and body.translate(None, _DIGITS + b"+- \t\r\n") else "integer"
     table, overflow = g.parse_numbers(path, body, kind, width)
-    line_of = lambda k: g.entry_line(data, start, k, _DIGITS)  # noqa: E731  (error messages only)
+
+    def line_of(k):  # the line of entry k, for a message
+        return g.entry_line(data, start, k, _DIGITS)
+
     if overflow is not None:
         k, tok = overflow
-        raise bad(path, line_of(k // width), f"expected an integer in int64 as the {_NAMES[k % width]}; given {tok.decode()}")
+        raise bad(path, line_of(k // width),
+                  f"expected an integer in int64 as the {_NAMES[k % width]}; given {tok.decode()}")
     if kind == "real" and table.shape[0] and table[:, :2].max() > 2.0**53:  # ids a float cannot hold
         exact, overflow = g.exact_indices(body, (0, 1), width)
         if overflow is not None:
@@ -122,7 +126,8 @@ def read_edgelist(path, *, base=0, n=None, symmetric=False, dtype=None, dup_op=N
     uv -= base
     low = np.flatnonzero(uv.min(axis=1) < 0)
     if low.size:
-        raise bad(path, line_of(int(low[0])), f"expected vertex ids >= {base}; given {' '.join(map(str, uv[low[0]] + base))}")
+        raise bad(path, line_of(int(low[0])),
+                  f"expected vertex ids >= {base}; given {' '.join(map(str, uv[low[0]] + base))}")
     nv = int(uv.max()) + 1 if n is None else n
     check_shape(path, None, nv, nv)
     high = np.flatnonzero(uv.max(axis=1) >= nv)

@@ -3,8 +3,8 @@ vectorized parse of a checked body.
 
 A reader describes one line of its body as a regular expression built from the fields below;
 :func:`first_bad_line` matches the whole body with it in one pass (atomic groups and possessive
-quantifiers, so the engine keeps no backtracking state per line) and returns where the first line
-that is not in the grammar starts. A body that passes holds only whitespace-separated tokens of
+quantifiers, so the engine keeps no backtracking state per line) and returns a position in the
+first line that is not in the grammar, for the message. A body that passes holds only whitespace-separated tokens of
 the declared kinds, so :func:`parse_numbers` can hand it to NumPy's C number parser, which is
 lenient (``"3-4"`` reads as 3) but is only ever given text the grammar accepted.
 

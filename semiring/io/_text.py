@@ -56,11 +56,13 @@ def file_name(path, what="read"):
         try:
             name = os.fsdecode(path)
         except (TypeError, UnicodeError) as exc:
-            raise InvalidValue(f"{what}: expected a file path (str, bytes or os.PathLike); given {path!r} ({exc})") from None
+            raise InvalidValue(f"{what}: expected a file path (str, bytes or os.PathLike); "
+                               f"given {path!r} ({exc})") from None
         if not name or "\x00" in name:
             raise InvalidValue(f"{what}: expected a file path; given {name!r}")
         return name
-    raise InvalidValue(f"{what}: expected a file path (str, bytes or os.PathLike); given {type(path).__name__} {path!r:.60}")
+    raise InvalidValue(f"{what}: expected a file path (str, bytes or os.PathLike); "
+                       f"given {type(path).__name__} {path!r:.60}")
 
 
 def is_gzip(name):
