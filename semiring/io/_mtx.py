@@ -103,11 +103,12 @@ def _real_entries(data, start, nrows, ncols, nnz):
     reader takes ``1.5abc`` as 1.5, and crashes the interpreter on a NUL byte in an entry or on
     a last line that ends in a blank without a newline. Its only gap with the grammar, a
     leading ``+``, is taken out (dropping the ``+`` of a checked number keeps its value)."""
-    body = memoryview(data)[start:]
-    if b"+" in body:
-        body = memoryview(body.tobytes().translate(None, b"+"))
+    if data.find(b"+", start) >= 0:
+        body = memoryview(data[start:].translate(None, b"+"))
+    else:
+        body = memoryview(data)[start:]
     head = b"%%MatrixMarket matrix coordinate real general\n%d %d %d\n" % (nrows, ncols, nnz)
-    tail = b"" if body[-1:] == b"\n" else b"\n"
+    tail = b"" if data.endswith(b"\n") else b"\n"
     try:
         S = scipy.io.mmread(io.BufferedReader(_Joined(head, body, tail), 1 << 20), spmatrix=False)
     except (ValueError, OverflowError, MemoryError):
