@@ -1,11 +1,11 @@
-"""Matrix Market through SciPy's reader and writer (``scipy.io.mmread``/``mmwrite``,
-fast_matrix_market underneath). Boisvert, Pozo, Remington, "The Matrix Market exchange
-formats", NIST 1996."""
+"""Matrix Market coordinate files: read with the token grammar of :mod:`._grammar` (every token
+checked, then parsed by NumPy), written with SciPy's ``scipy.io.mmwrite``. Boisvert, Pozo,
+Remington, "The Matrix Market exchange formats", NIST 1996."""
 
 from __future__ import annotations
 
 import gzip
-import os
+import io
 import re
 
 import numpy as np
@@ -13,121 +13,197 @@ import scipy.io
 
 from ..core.matrix import Matrix
 from ..exceptions import InvalidValue
-from ._text import bad, open_binary, open_text
+from . import _grammar as g
+from ._build import build, check_shape, dtype_option, dup_op_option, guard_memory
+from ._text import bad, file_name, is_gzip, line_at, line_text, read_bytes
 
 _FIELD_DTYPE = {"pattern": "bool", "integer": "int64", "real": "float64"}
+_FIELDS = {"pattern": ("index", "index"), "integer": ("index", "index", "integer"),
+           "real": ("index", "index", "real")}
+_NAMES = ("row", "column", "value")
+
+_BANNER = re.compile(rb"%%MatrixMarket[ \t]+(\S+)[ \t]+(\S+)[ \t]+(\S+)[ \t]+(\S+)[ \t]*\r?(?:\n|\Z)",
+                     re.IGNORECASE)
+# comment and blank lines between the banner and the size line
+_PREAMBLE = g.Preamble(rb"[ \t]*+(?:%[^\n]*+)?+")
+_SIZE = g.compile_grammar(rb"[ \t]*+([0-9]++)[ \t]++([0-9]++)[ \t]++([0-9]++)[ \t]*+\r?+(?:\n|\Z)")
+_BODY = {field: g.lines_grammar(g.OWS + rb"(?:" + g.WS.join(g.KINDS[k][0] for k in kinds) + rb")?+" + g.OWS)
+         for field, kinds in _FIELDS.items()}
 
 
-def _header(path):
-    with open_text(path) as f:
-        first = f.readline()
-    m = re.match(r"%%MatrixMarket\s+matrix\s+(\S+)\s+(\S+)\s+(\S+)", first, re.IGNORECASE)
+def _header(path, data):
+    """(field, symmetry, offset of the line after the banner) of a Matrix Market file."""
+    m = _BANNER.match(data)
     if not m:
         raise bad(path, 1, f"expected a '%%MatrixMarket matrix <format> <field> <symmetry>' header; "
-                           f"given {first.strip()[:60]!r}")
-    fmt, field, sym = (g.lower() for g in m.groups())
+                           f"given {line_text(data, 0)!r}")
+    obj, fmt, field, sym = (x.decode("ascii", errors="backslashreplace").lower() for x in m.groups())
+    if obj != "matrix":
+        raise bad(path, 1, f"expected a matrix object (%%MatrixMarket matrix ...); given {obj!r}")
     if fmt != "coordinate":
         raise bad(path, 1, f"expected a coordinate (sparse) matrix; given format {fmt!r}")
     if field not in _FIELD_DTYPE:
         raise bad(path, 1, f"expected field pattern, integer or real; given {field!r}")
     if sym not in ("general", "symmetric"):
         raise bad(path, 1, f"expected symmetry general or symmetric; given {sym!r}")
-    return field, sym
+    return field, sym, m.end()
 
 
-_WS = np.frombuffer(b" \t\r\n", dtype=np.uint8)
-
-
-def _check_body(path, field, sym):
-    """Check the size line and every entry line before SciPy parses them (SciPy's reader is
-    lenient: it truncates "1.5" in an integer file and ignores extra fields).
-
-    Vectorized over the bytes: each line must hold exactly the expected number of fields
-    (2 for pattern, 3 otherwise), and an integer or pattern file only digits and signs.
-    """
-    with open_binary(path, progress=True) as f:
-        data = f.read()
-    buf = np.frombuffer(data, dtype=np.uint8)
-    nl = np.flatnonzero(buf == ord("\n"))
-    starts = np.concatenate([[0], nl + 1])
-    starts = starts[starts < buf.size]
-    first = buf[starts]
-    # the header and comments start with '%'; blank lines are allowed
-    content = starts[first != ord("%")]
-    line_no = np.searchsorted(starts, content) + 1  # 1-based line numbers of content lines
-    is_ws = np.isin(buf, _WS)
-    token_start = ~is_ws & np.concatenate([[True], is_ws[:-1]])
-    line_of_byte = np.cumsum(buf == ord("\n")) - (buf == ord("\n"))
-    counts = np.bincount(line_of_byte[token_start], minlength=starts.size)
-    line_index = line_no - 1
-    lines = counts[line_index]
-    nonblank = lines > 0
-    line_index, line_no, lines = line_index[nonblank], line_no[nonblank], lines[nonblank]
-    if line_no.size == 0:
+def _size_line(path, data, pos, sym):
+    """(nrows, ncols, nnz, its line number, offset of the body) from the size line at ``pos``."""
+    if pos is None:
         raise bad(path, None, "no size line ('<rows> <cols> <entries>')")
-    size_line = data[starts[line_index[0]]:(nl[line_index[0]] if line_index[0] < nl.size else len(data))].split()
-    if len(size_line) != 3 or not all(t.isdigit() for t in size_line):
-        raise bad(path, int(line_no[0]), f"expected a size line '<rows> <cols> <entries>' of 3 non-negative "
-                                         f"integers; given {b' '.join(size_line).decode(errors='replace')!r}")
-    nrows, ncols, nnz = (int(t) for t in size_line)
+    lineno = line_at(data, pos)
+    m = _SIZE.match(data, pos)
+    if not m:
+        raise bad(path, lineno, f"expected a size line '<rows> <cols> <entries>' of 3 non-negative "
+                                f"integers; given {line_text(data, pos)!r}")
+    nrows, ncols, nnz = (int(x) for x in m.groups())
+    check_shape(path, lineno, nrows, ncols)
     if sym == "symmetric" and nrows != ncols:
-        raise bad(path, int(line_no[0]), f"a symmetric matrix must be square; given {nrows}x{ncols}")
-    want = 2 if field == "pattern" else 3
-    wrong = np.flatnonzero(lines[1:] != want)
+        raise bad(path, lineno, f"a symmetric matrix must be square; given {nrows}x{ncols}")
+    return nrows, ncols, nnz, lineno, m.end()
+
+
+def _describe(field):
+    def describe(line):
+        if line.lstrip().startswith(b"%"):
+            return "a comment line after the size line (comments must come before it)"
+        return g.field_problem(line.split(), _FIELDS[field], _NAMES[:len(_FIELDS[field])])
+    return describe
+
+
+class _Joined(io.RawIOBase):
+    """A read-only stream of some byte strings or memoryviews in turn, without joining them."""
+
+    def __init__(self, *parts):
+        self._parts, self._pos = [memoryview(p) for p in parts], 0
+
+    def readable(self):
+        return True
+
+    def readinto(self, b):
+        while self._parts and self._pos >= len(self._parts[0]):
+            self._parts.pop(0)
+            self._pos = 0
+        if not self._parts:
+            return 0
+        chunk = self._parts[0][self._pos:self._pos + len(b)]
+        b[:len(chunk)] = chunk
+        self._pos += len(chunk)
+        return len(chunk)
+
+
+def _real_entries(data, start, nrows, ncols, nnz):
+    """(rows, cols, values), 0-based, of the checked body ``data[start:]`` of a real file,
+    parsed by SciPy's threaded reader (fast_matrix_market); None where it refuses the body
+    (an index out of range, a wrong entry count), for :func:`_entries` to say why.
+
+    Only text the grammar accepted reaches it, and always ending in a newline: SciPy 1.17's
+    reader takes ``1.5abc`` as 1.5, and crashes the interpreter on a NUL byte in an entry or on
+    a last line that ends in a blank without a newline. Its only gap with the grammar, a
+    leading ``+``, is taken out (dropping the ``+`` of a checked number keeps its value)."""
+    if data.find(b"+", start) >= 0:
+        body = memoryview(data[start:].translate(None, b"+"))
+    else:
+        body = memoryview(data)[start:]
+    head = b"%%MatrixMarket matrix coordinate real general\n%d %d %d\n" % (nrows, ncols, nnz)
+    tail = b"" if data.endswith(b"\n") else b"\n"
+    try:
+        S = scipy.io.mmread(io.BufferedReader(_Joined(head, body, tail), 1 << 20), spmatrix=False)
+    except (ValueError, OverflowError, MemoryError):
+        return None
+    if S.shape != (nrows, ncols) or S.nnz != nnz:
+        return None
+    return S.row.astype(np.int64), S.col.astype(np.int64), S.data
+
+
+def _entries(path, data, start, field, nrows, ncols, nnz):
+    """(rows, cols, values or None), 0-based, of the checked body ``data[start:]``."""
+    # a real body that can hold the declared count goes to SciPy's (threaded) parser, which
+    # allocates for that count first; an entry line takes at least 6 bytes ("1 1 1\n")
+    if field == "real" and nnz <= (len(data) - start + 1) // 6:
+        fast = _real_entries(data, start, nrows, ncols, nnz)
+        if fast is not None:
+            return fast
+    width = len(_FIELDS[field])
+    body = data[start:] if start else data
+    table, overflow = g.parse_numbers(path, body, "real" if field == "real" else "integer", width)
+    count = table.shape[0]
+    if overflow is not None:
+        k, tok = overflow
+        raise bad(path, g.entry_line(data, start, k // width, b"0123456789"),
+                  f"expected an integer in int64 ({_NAMES[k % width]}); given {tok.decode()}")
+    if count > nnz:
+        raise bad(path, g.entry_line(data, start, nnz, b"0123456789"),
+                  f"the size line announces {nnz} entries; this is entry {nnz + 1}")
+    if count < nnz:
+        raise bad(path, None, f"the size line announces {nnz} entries; the file has {count}")
+    if field == "real" and count and table[:, :2].max() > 2.0**53:  # indices a float cannot hold
+        exact, overflow = g.exact_indices(body, (0, 1), width)
+        if overflow is not None:
+            raise bad(path, g.entry_line(data, start, overflow[0], b"0123456789"),
+                      f"expected an index in int64; given {overflow[1].decode()}")
+        r, c = exact
+    else:
+        r, c = table[:, 0].astype(np.int64), table[:, 1].astype(np.int64)
+    wrong = np.flatnonzero((r < 1) | (r > nrows) | (c < 1) | (c > ncols))
     if wrong.size:
-        raise bad(path, int(line_no[1 + wrong[0]]), f"expected {want} fields (row col{'' if want == 2 else ' value'}); "
-                                                   f"given {int(lines[1 + wrong[0]])}")
-    if lines.size - 1 > nnz:
-        raise bad(path, int(line_no[1 + nnz]), f"the size line announces {nnz} entries; this is entry {nnz + 1}")
-    if lines.size - 1 < nnz:
-        raise bad(path, None, f"the size line announces {nnz} entries; the file has {lines.size - 1}")
-    if field in ("integer", "pattern"):
-        body = buf[starts[line_index[1]]:] if line_index.size > 1 else buf[:0]
-        ok = np.isin(body, np.frombuffer(b"0123456789+- \t\r\n%", dtype=np.uint8))
-        if not ok.all():
-            pos = starts[line_index[1]] + np.flatnonzero(~ok)[0]
-            raise bad(path, int(np.searchsorted(nl, pos) + 1),
-                      f"expected integers in an {field} file; given the character {chr(buf[pos])!r}")
+        k = int(wrong[0])
+        name, v, n = ("row", r[k], nrows) if not 1 <= r[k] <= nrows else ("column", c[k], ncols)
+        raise bad(path, g.entry_line(data, start, k, b"0123456789"), f"expected a {name} index in 1..{n}; given {v}")
+    return r - 1, c - 1, (table[:, 2] if width == 3 else None)
 
 
+@guard_memory
 def read_mtx(path, *, dtype=None, dup_op=None):
-    """Read a Matrix Market coordinate file (``.mtx`` or ``.mtx.gz``).
+    """Read a Matrix Market coordinate file (``.mtx`` or ``.mtx.gz``, any case).
+
+    Every token is checked in full: indices are positive integers (1-based), ``integer``
+    values ``[+-]digits`` within int64, ``real`` values decimal or exponent forms or ``inf``,
+    ``infinity``, ``nan`` (any case, optional sign). Comments (``%``) and blank lines may come
+    before the size line; blank lines also between entries.
 
     Parameters
     ----------
-    path : str or path-like
+    path : str, bytes or path-like
     dtype : dtype, optional
         Defaults to bool for ``pattern``, int64 for ``integer``, float64 for ``real``.
-    dup_op : BinaryOp, optional
+    dup_op : BinaryOp, Monoid or name, optional
         Combines repeated entries; None makes them an error.
 
     Returns
     -------
-    Matrix
+    Matrix, shape (rows, cols) of the size line
         Symmetric files are expanded to both triangles; stored zeros are entries.
 
     Raises
     ------
     InvalidValue
-        A malformed file, naming the file and, where known, the line.
+        A malformed file (the message names the file and, where known, the line), a file that
+        cannot be read or decompressed, a ``path`` that is not a path, an invalid option.
+    DomainMismatch
+        ``dtype`` is not a supported type.
+    OutOfMemory
+        The declared size would not fit the memory free now.
     """
-    field, sym = _header(path)
-    _check_body(path, field, sym)
-    try:
-        S = scipy.io.mmread(os.fspath(path))
-    except (ValueError, OverflowError) as exc:
-        msg = str(exc)
-        m = re.match(r"Line (\d+): (.*)", msg)
-        if m:
-            raise bad(path, int(m.group(1)), m.group(2)) from None
-        raise bad(path, None, msg) from None
-    C = S.tocoo()
-    d = dtype or _FIELD_DTYPE[field]
-    vals = None if field == "pattern" and dtype is None else np.asarray(C.data)
-    try:
-        return Matrix.from_coo(C.row, C.col, vals, nrows=S.shape[0], ncols=S.shape[1], dtype=d, dup_op=dup_op)
-    except InvalidValue as exc:
-        raise bad(path, None, str(exc)) from None
+    dtype = dtype_option(dtype, "read_mtx")
+    dup_op = dup_op_option(dup_op, "read_mtx")
+    path = file_name(path, "read_mtx")
+    data = read_bytes(path, progress=True)
+    field, sym, pos = _header(path, data)
+    pos = _PREAMBLE.skip(data, pos)
+    nrows, ncols, nnz, size_lineno, start = _size_line(path, data, pos, sym)
+    bad_pos = g.first_bad_line(_BODY[field], data, start)
+    if bad_pos is not None:
+        g.raise_bad_line(path, data, bad_pos, _describe(field))
+    r, c, v = _entries(path, data, start, field, nrows, ncols, nnz)
+    del data
+    if sym == "symmetric":  # the file holds one triangle: A[j, i] = A[i, j] off the diagonal
+        off = r != c
+        r, c = np.concatenate([r, c[off]]), np.concatenate([c, r[off]])
+        v = None if v is None else np.concatenate([v, v[off]])
+    return build(path, r, c, v, nrows=nrows, ncols=ncols, dtype=dtype or _FIELD_DTYPE[field], dup_op=dup_op)
 
 
 def write_mtx(path, A, *, comment=""):
@@ -163,6 +239,7 @@ def write_mtx(path, A, *, comment=""):
         field = "real" if kind == "f" else "integer"
         if kind == "u":
             S = S.astype(np.int64)
-    opener = gzip.open if os.fspath(path).endswith(".gz") else open
+    path = file_name(path, "write_mtx")
+    opener = gzip.open if is_gzip(path) else open
     with opener(path, "wb") as f:
         scipy.io.mmwrite(f, S, comment=comment, field=field, symmetry="general")

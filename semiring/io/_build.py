@@ -1,0 +1,115 @@
+"""The readers' options, checked before any file is read, and the Matrix a reader builds, with
+its memory checked before it is allocated."""
+
+from __future__ import annotations
+
+import functools
+import os
+
+import numpy as np
+
+from .. import dtypes as _dt
+from .._memory import require
+from ..core.matrix import Matrix
+from ..exceptions import InvalidValue, OutOfMemory, SemiringError
+
+_MAX_INDEX = np.iinfo(np.int64).max
+
+
+def guard_memory(reader):
+    """Decorator: a MemoryError while ``reader`` parses a file (one the estimates made before
+    allocating did not foresee) becomes OutOfMemory naming the file."""
+
+    @functools.wraps(reader)
+    def read(path, *args, **kwargs):
+        try:
+            return reader(path, *args, **kwargs)
+        except OutOfMemory:
+            raise
+        except MemoryError:
+            name = os.fsdecode(path) if isinstance(path, (str, bytes, os.PathLike)) else repr(path)
+            raise OutOfMemory(f"{reader.__name__} {name}: the memory ran out while the file was parsed") from None
+
+    return read
+
+
+def dtype_option(dtype, what):
+    """None, or a supported dtype (DomainMismatch otherwise)."""
+    return None if dtype is None else _dt.lookup(dtype, f"{what} dtype")
+
+
+def dup_op_option(op, what):
+    """None, or a BinaryOp from a BinaryOp, a Monoid or a built-in operator name."""
+    if op is None:
+        return None
+    from ..core import _args
+
+    if isinstance(op, str):
+        try:
+            return _args.binary_or_monoid(op, f"{what} dup_op")
+        except InvalidValue as exc:
+            raise InvalidValue(f"{what} dup_op: {exc}") from None
+    return _args.binary_or_monoid(op, f"{what} dup_op")
+
+
+def bool_option(x, name, what):
+    if not isinstance(x, (bool, np.bool_)):
+        raise InvalidValue(f"{what}: {name} must be True or False; given {x!r:.60}")
+    return bool(x)
+
+
+def int_option(x, name, what, *, low=0, allowed=None):
+    """An integer option (not a bool), at least ``low`` or one of ``allowed``."""
+    if isinstance(x, (bool, np.bool_)) or not isinstance(x, (int, np.integer)):
+        raise InvalidValue(f"{what}: {name} must be an integer; given {type(x).__name__} {x!r:.60}")
+    x = int(x)
+    if allowed is not None and x not in allowed:
+        raise InvalidValue(f"{what}: {name} must be one of {', '.join(map(str, allowed))}; given {x}")
+    if allowed is None and not low <= x <= _MAX_INDEX:
+        raise InvalidValue(f"{what}: {name} must be an integer in [{low}, 2**63 - 1]; given {x}")
+    return x
+
+
+def matrix_bytes(nrows, nnz, itemsize):
+    """Bytes ``Matrix.from_coo`` allocates at its peak for ``nnz`` entries of ``itemsize``
+    bytes in ``nrows`` rows: the int64 coordinates, keys, sort order and two value copies per
+    entry, and the row pointers (the zeroed ones of the empty matrix, the per-row counts, their
+    running sum and the final ones: four arrays of nrows + 1 int64)."""
+    return 32 * (nrows + 1) + nnz * (48 + 2 * itemsize)
+
+
+def check_shape(path, lineno, nrows, ncols):
+    """Declared dimensions that int64 indices can address (InvalidValue naming the file and the
+    line that declares them otherwise); what else a shape must satisfy is the Matrix's rule,
+    checked when it is built."""
+    if max(nrows, ncols) > _MAX_INDEX:
+        where = f"{path}, line {lineno}" if lineno else path
+        raise InvalidValue(f"{where}: expected dimensions of at most 2**63 - 1 (int64 indices); "
+                           f"given {nrows} x {ncols}")
+
+
+def build(path, rows, cols, vals, *, nrows, ncols, dtype, dup_op):
+    """``Matrix.from_coo`` of a file's entries (dimensions checked by :func:`check_shape`),
+    the memory it needs checked first.
+
+    Raises
+    ------
+    InvalidValue
+        What ``from_coo`` refuses (a shape it cannot index, duplicates without ``dup_op``),
+        naming the file.
+    OutOfMemory
+        The matrix would not fit the memory free now.
+    """
+    nnz = int(np.asarray(rows).shape[0])
+    itemsize = (np.dtype(dtype) if dtype is not None else
+                np.dtype(bool) if vals is None else np.asarray(vals).dtype).itemsize
+    what = f"read {path}: a {nrows:,} x {ncols:,} matrix with {nnz:,} entries"
+    require(matrix_bytes(nrows, nnz, itemsize), what)
+    try:
+        return Matrix.from_coo(rows, cols, vals, nrows=nrows, ncols=ncols, dtype=dtype, dup_op=dup_op)
+    except OutOfMemory as exc:
+        raise OutOfMemory(f"{path}: {exc}") from None
+    except MemoryError:
+        raise OutOfMemory(f"{what}: the allocation failed") from None
+    except SemiringError as exc:
+        raise type(exc)(f"{path}: {exc}") from None
