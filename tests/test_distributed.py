@@ -448,6 +448,23 @@ def test_single_process_in_pytest():
     assert json.loads(json.dumps(dist.bfs(A, 3).trace[0].bytes_sent)) == [0]
 
 
+@pytest.mark.parametrize("damage", ["truncated", "junk after the gzip header", "not gzip"])
+def test_damaged_gzip_is_invalid_value(tmp_path, damage):
+    import gzip
+
+    import semiring as sr
+    import semiring.distributed as dist
+
+    body = b"%%MatrixMarket matrix coordinate pattern general\n3 3 2\n1 2\n2 3\n" + b"% padding\n" * 200
+    data = gzip.compress(body)
+    data = {"truncated": data[: len(data) // 2], "junk after the gzip header": data[:12] + b"junk" * 50,
+            "not gzip": body}[damage]
+    path = tmp_path / "g.mtx.gz"
+    path.write_bytes(data)
+    with pytest.raises(sr.InvalidValue, match="g.mtx.gz"):
+        dist.read(path, ctx=dist.init())
+
+
 def test_cli_and_benchmark_script(tmp_path):
     """``mpiexec -n 2 semiring bfs ... --distributed`` validates and writes levels that match
     scipy; ``python -m benchmarks.distributed`` writes its JSON and Markdown."""

@@ -18,6 +18,7 @@ from __future__ import annotations
 import gzip
 import os
 import re
+import zlib
 
 import numpy as np
 
@@ -269,15 +270,15 @@ def read(path, *, ctx=None, dup=None):
         if not os.path.isfile(path):
             raise InvalidValue(f"read {path}: no such file")
         info = _header(path)
-    except (InvalidValue, OSError) as exc:
-        err = exc if isinstance(exc, InvalidValue) else InvalidValue(f"read {path}: {exc}")
+    except (InvalidValue, OSError, EOFError, zlib.error) as exc:  # gzip damage: BadGzipFile, EOFError, zlib.error
+        err = exc if isinstance(exc, InvalidValue) else InvalidValue(f"read {path}: {exc or type(exc).__name__}")
     ctx.agree(err, "read")
     fmt, n, nnz, field, symmetric, skip = info
     rows = cols = vals = None
     try:
         rows, cols, vals = _parse(path, fmt, field, _my_lines(path, skip, ctx.rank, ctx.size), n)
-    except (InvalidValue, ValueError, OSError) as exc:
-        err = exc if isinstance(exc, InvalidValue) else InvalidValue(f"read {path}: {exc}")
+    except (InvalidValue, ValueError, OSError, EOFError, zlib.error) as exc:
+        err = exc if isinstance(exc, InvalidValue) else InvalidValue(f"read {path}: {exc or type(exc).__name__}")
     ctx.agree(err, "read")
     got = int(ctx.allreduce(np.int64(rows.size), "sum", "read"))
     if got != nnz:
