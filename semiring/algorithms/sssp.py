@@ -44,6 +44,7 @@ from .graph import ENGINES, as_graph, check_source, use_fused
 _METHODS = ("auto", "bellman_ford", "delta_stepping")
 #: Names accepted by ``sssp(strategy=...)``: Bellman-Ford work organizations, then near-far.
 STRATEGIES = _engines.STRATEGIES
+_FMAX = float(np.finfo(np.float64).max)
 
 
 @dataclass
@@ -164,14 +165,16 @@ def bellman_ford(G, W, source):
 def auto_delta(W, G):
     """Bucket width: the mean weight times 32 / mean degree, at least the smallest positive
     weight (Meyer and Sanders: delta = Theta(1/degree) for uniform weights; coarser buckets
-    suit a vectorized relaxation, which costs little per extra edge and much per round)."""
+    suit a vectorized relaxation, which costs little per extra edge and much per round); at
+    most the largest float (a sum of huge weights may overflow)."""
     if not W.nvals:
         return 1.0
-    mean_w = float(_core.reduce_scalar(W.dup("float64"), monoid.plus)) / W.nvals
+    with np.errstate(over="ignore"):
+        mean_w = float(_core.reduce_scalar(W.dup("float64"), monoid.plus)) / W.nvals
     mean_deg = W.nvals / max(G.n, 1)
     positive = _core.select(W, indexunary.valuegt, 0)
     floor = float(_core.reduce_scalar(positive, monoid.min)) if positive.nvals else 1.0
-    return max(mean_w * 32.0 / max(mean_deg, 1.0), floor)
+    return min(max(mean_w * 32.0 / max(mean_deg, 1.0), floor), _FMAX)
 
 
 def delta_stepping(G, W, source, delta):
@@ -272,8 +275,6 @@ class _Weights:
         self.negative = Wf.nvals > 0 and self.wmin < 0
 
 
-_FMAX = float(np.finfo(np.float64).max)
-
 
 def _prepared(G):
     """The graph's :class:`_Weights`, computed once per Graph."""
@@ -303,15 +304,21 @@ def _check_delta(delta):
 
 
 def bucket_width(delta, info, n):
-    """The delta a bucketed search runs with: integer weights take ceil(delta), at least 1 and
-    small enough that a bucket bound (a distance plus delta) fits int64; float weights at least
-    2**-50 times the largest possible distance, so that a bound plus delta always moves past it
-    and a distance / delta stays below 2**50 (a tiny delta with large weights would otherwise
-    make buckets that never advance, or 10**12 of them)."""
-    bound = info.top * max(n - 1, 1)
+    """The delta a bucketed search reports and runs with: float weights take at least 2**-50
+    times the largest possible distance, so that a bucket bound plus delta always moves past
+    it and a distance / delta stays below 2**50 (a tiny delta with large weights would
+    otherwise make buckets that never advance, or 10**12 of them); integer weights keep
+    ``delta`` (the searches bucket them by :func:`integer_width`)."""
     if info.W.dtype.kind == "i":
-        return max(1, min(int(np.ceil(delta)), 2**63 - 1 - bound))
-    return max(float(delta), min(bound, _FMAX) * 2.0**-50)
+        return delta
+    return max(float(delta), min(info.top * max(n - 1, 1), _FMAX) * 2.0**-50)
+
+
+def integer_width(delta, info, n):
+    """The integer bucket width of integer weights: ceil(delta), at least 1, and small enough
+    that a distance plus it (a bucket bound) fits int64."""
+    bound = info.top * max(n - 1, 1)
+    return max(1, min(int(np.ceil(delta)), 2**63 - 1 - bound))
 
 
 def _fill_unbounded(G, d, source):
@@ -420,6 +427,8 @@ def sssp(A, source, *, method="auto", delta=None, parents=False, engine="auto", 
         if strategy == "near_far":
             method = "delta_stepping"
             delta = bucket_width(_default_delta(G, info) if delta is None else delta, info, G.n)
+            if W.dtype.kind == "i":
+                delta = integer_width(delta, info, G.n)
         else:
             method = "bellman_ford"
         d, stats = _engines.strategy(G, W, source, strategy, delta)
@@ -438,11 +447,12 @@ def sssp(A, source, *, method="auto", delta=None, parents=False, engine="auto", 
                 raise InvalidValue(f"sssp: delta-stepping needs non-negative weights; the smallest is {info.wmin} "
                                    "(use method='bellman_ford')")
             delta = bucket_width(_default_delta(G, info) if delta is None else delta, info, G.n)
+            width = integer_width(delta, info, G.n) if W.dtype.kind == "i" else delta
             if used == "fused":
-                d, rounds, stats = (_engines.fused_gpu(W, source, delta) if gpu
-                                    else _engines.cpu_delta_stepping(G, W, source, delta))
+                d, rounds, stats = (_engines.fused_gpu(W, source, width) if gpu
+                                    else _engines.cpu_delta_stepping(G, W, source, width))
             else:
-                d, rounds = delta_stepping(G, W, source, delta)
+                d, rounds = delta_stepping(G, W, source, width)
         else:
             delta = None
             if used == "fused":
@@ -463,4 +473,5 @@ def _default_delta(G, info):
     return G.cache["delta"]
 
 
-__all__ = ["sssp", "SSSPResult", "bellman_ford", "delta_stepping", "auto_delta", "bucket_width", "STRATEGIES"]
+__all__ = ["sssp", "SSSPResult", "bellman_ford", "delta_stepping", "auto_delta", "bucket_width", "integer_width",
+           "STRATEGIES"]

@@ -72,7 +72,8 @@ def _relax_wide(d, mark, u, v, wt, floor=None, source=0):
         fits = du <= np.iinfo(np.int64).max - np.maximum(wt, 0)  # du + w does not overflow
         if not fits.all():
             du, v, wt = du[fits], v[fits], wt[fits]
-    cand = du + wt
+    with np.errstate(over="ignore"):  # a float sum beyond the largest float is +inf: no path here
+        cand = du + wt
     better = cand < d[v]
     v, cand = v[better], cand[better]
     if not v.shape[0]:
