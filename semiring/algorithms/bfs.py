@@ -10,6 +10,11 @@ With ``parents=True`` the semiring is ``any_secondi`` (``min_secondi`` with
 ``deterministic=True``): the product's value is the index k of the frontier vertex the edge
 came from, i.e. the parent.
 
+``engine="fused"`` (picked by "auto" where it runs) runs the whole search in one backend call:
+a persistent kernel on the GPU (``semiring.backends.gpu.traversal``), and on the CPU
+``semiring.backends.cpu.traversal``, which runs small levels as scalar loops and large ones
+vectorized, so that a deep, narrow search costs no O(n) work per level.
+
 ``strategy=`` selects instead one of the GPU BFS organizations of the seed notes (vertex- and
 edge-centric sweeps, atomic and privatized frontier queues, a single-block multi-level kernel,
 degree buckets, node splitting; :data:`STRATEGIES`), each its own level-synchronous

@@ -6,6 +6,13 @@
 - Delta-stepping: tentative distances are kept in buckets of width delta; a bucket is settled
   by repeated relaxation of its light edges (weight <= delta), then its heavy edges are
   relaxed once.
+- Whole-search engines (``engine="fused"``, picked by "auto" where they run): on the GPU one
+  persistent near-far kernel (``semiring.backends.gpu.paths``), on the CPU
+  ``semiring.backends.cpu.paths`` (delta-stepping with compact buckets, worklist Bellman-Ford).
+- Weights of +inf: the search runs on the finite edges, then one reachability pass gives +inf
+  to every vertex the whole graph reaches and the search did not (in min.plus such a vertex
+  has the entry +inf; an unreached vertex has none). The bucket width is raised where it could
+  not advance past the distances (:func:`bucket_width`), so no input makes a loop spin.
 - Strategies (``strategy=``): the classic GPU work organizations of Bellman-Ford, each its own
   small level-synchronous implementation outside the algebra (CuPy kernels in
   ``semiring.backends.gpu.sssp_strategies``, the same work organization in NumPy in
