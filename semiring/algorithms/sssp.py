@@ -123,7 +123,7 @@ def _weights(G):
     nan = int(np.isnan(vals).sum())
     if nan:
         raise InvalidValue(f"sssp: edge weights must be numbers; given {nan} NaN weights")
-    neg_inf = int(np.isneginf(vals).sum())
+    neg_inf = int((vals == -np.inf).sum())
     if neg_inf:
         raise InvalidValue(f"sssp: edge weights must be finite or +inf (no path); given {neg_inf} weights of -inf")
     return W
