@@ -131,7 +131,10 @@ def run(size, ctx, deadline, progress, repeats=REPEATS):
     seconds (``--system-budget-s``, default :data:`RUN_BUDGET_S`)."""
     budget_s = ctx.budget_s or RUN_BUDGET_S
     rows, info, notes = [], [], []
-    for name, A, roots, about in graphs(size, ctx.data_dir):
+    found = graphs(size, ctx.data_dir)
+    if not any(name == "USA-road-d.NY" for name, *_ in found):
+        notes.append(f"USA-road-d.NY: roads/USA-road-d.NY.gr.gz is not in {ctx.data_dir}: skipped")
+    for name, A, roots, about in found:
         info.append({"name": name, "about": about, "n": A.nrows, "nvals": A.nvals, "kind": "directed",
                      "load_s": 0.0})
         S = A.to_scipy().astype(np.float64)
