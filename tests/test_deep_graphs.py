@@ -4,7 +4,8 @@ every loop whose end depends on weight arithmetic guarded against hangs.
 
 The CPU engines run a level (or round) as a scalar loop when its work is at most
 ``SCALAR_WORK`` and vectorized otherwise; the comparisons run with the threshold at 0 (every
-level vectorized), 3 (both forms in one search) and its default (small graphs: all scalar).
+level vectorized, edges gathered by SciPy), 3 (both forms in one search, edges gathered by
+NumPy) and its default (small graphs: all scalar).
 
 Oracles: ``scipy.sparse.csgraph`` (hop counts, Dijkstra, Bellman-Ford), networkx (distances
 with +inf weights, converted to min.plus: a vertex reached only through +inf edges has the
@@ -42,10 +43,14 @@ ENGINES = ("auto", "algebra", "fused")
 
 @pytest.fixture(params=[0, 3, None], ids=["vectorized", "mixed", "default"])
 def scalar_work(request, monkeypatch):
-    """The scalar / vectorized threshold of both CPU engines."""
+    """The scalar / vectorized threshold of both CPU engines; all-vectorized runs also gather
+    every level's edges with SciPy (otherwise only levels of 2**14 edges and more do)."""
     if request.param is not None:
         monkeypatch.setattr(cpu_traversal, "SCALAR_WORK", request.param)
         monkeypatch.setattr(cpu_paths, "SCALAR_WORK", request.param)
+    if request.param == 0:
+        monkeypatch.setattr(cpu_traversal, "SCIPY_GATHER", 1)
+        monkeypatch.setattr(cpu_paths, "SCIPY_GATHER", 1)
     return request.param
 
 

@@ -23,11 +23,15 @@ def _host_vector(n, dtype, dist, sentinel):
     return Vector._from_bitmap(dtype, present, dist, nvals)
 
 
-def cpu_delta_stepping(G, W, source, delta):
+def cpu_delta_stepping(G, W, source, delta, wmax=None):
     """Delta-stepping in one call (semiring.backends.cpu.paths); returns (d, rounds, stats)."""
     from ..backends.cpu import paths
 
-    dist, rounds = paths.delta_stepping(W._indptr, W._indices, W._values, source, delta)
+    key = ("sssp_split_cpu", delta)
+    if key not in G.cache:  # the light / heavy split, once per graph and delta
+        G.cache[key] = paths.split(W._indptr, W._indices, W._values, delta)
+    light, heavy = G.cache[key]
+    dist, rounds = paths.delta_stepping(light, heavy, source, delta, wmax)
     stats = {"launches": None, "host_syncs": None}
     return _host_vector(G.n, W.dtype, dist, paths.unreached(W.dtype)), rounds, stats
 

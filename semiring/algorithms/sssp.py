@@ -457,7 +457,7 @@ def sssp(A, source, *, method="auto", delta=None, parents=False, engine="auto", 
             width = integer_width(delta, info, G.n) if W.dtype.kind == "i" else delta
             if used == "fused":
                 d, rounds, stats = (_engines.fused_gpu(W, source, width) if gpu
-                                    else _engines.cpu_delta_stepping(G, W, source, width))
+                                    else _engines.cpu_delta_stepping(G, W, source, width, info.top))
             else:
                 d, rounds = delta_stepping(G, W, source, width)
         else:

@@ -38,6 +38,7 @@ from __future__ import annotations
 import heapq
 
 import numpy as np
+import scipy.sparse as sp
 
 from ..._memory import require
 from ...exceptions import NegativeCycleError
@@ -52,21 +53,31 @@ def unreached(dtype):
     return np.iinfo(np.int64).max if np.dtype(dtype).kind == "i" else np.inf
 
 
-def _edges(optr, oidx, w, q):
-    """(tail, head, weight) of every out-edge of the vertices ``q`` (int64 array)."""
+#: Edges from which a gather uses SciPy's compiled CSR row selection (below, its per-call
+#: overhead exceeds the gain over the NumPy gather).
+SCIPY_GATHER = 1 << 14
+
+
+def _edges(optr, oidx, w, q, d):
+    """(d(tail), head, weight) of every out-edge of the vertices ``q`` (int64 array)."""
     starts = optr[q].astype(np.int64)
     cnt = optr[q + 1].astype(np.int64) - starts
     total = int(cnt.sum())
+    du = np.repeat(d[q], cnt)
+    if total >= SCIPY_GATHER:
+        S = sp.csr_array((w, oidx, optr), shape=(optr.shape[0] - 1, optr.shape[0] - 1), copy=False)
+        B = S[q]
+        return du, B.indices.astype(np.int64, copy=False), B.data
     offs = np.arange(total, dtype=np.int64) + np.repeat(starts - (np.cumsum(cnt) - cnt), cnt)
-    return np.repeat(q, cnt), oidx[offs].astype(np.int64, copy=False), w[offs]
+    return du, oidx[offs].astype(np.int64, copy=False), w[offs]
 
 
-def _relax_wide(d, mark, u, v, wt, floor=None, source=0):
+def _relax_wide(d, mark, du, v, wt, floor=None, source=0, exact=False):
     """d(v) = min(d(v), d(u) + w) over the edges (u, v, w) at once; returns the vertices
     lowered, each once. Integer candidates beyond INT64_MAX are dropped (longer than any simple
-    path); with ``floor``, a distance below it raises NegativeCycleError."""
-    du = d[u]
-    if d.dtype.kind == "i":
+    path) unless ``exact`` says none can be; with ``floor``, a distance below it raises
+    NegativeCycleError."""
+    if d.dtype.kind == "i" and not exact:
         if floor is not None and du.shape[0] and bool((du < floor - np.minimum(wt, 0)).any()):
             raise _cycle(source, "a distance fell below minus the largest weight times n - 1")
         fits = du <= np.iinfo(np.int64).max - np.maximum(wt, 0)  # du + w does not overflow
@@ -141,8 +152,7 @@ def bellman_ford(optr, oidx, w, source, floor=None):
         else:
             if mark is None:
                 mark = np.empty(n, dtype=np.int64)
-            u, v, wt = _edges(optr, oidx, w, np.asarray(cur, dtype=np.int64))
-            cur = _relax_wide(d, mark, u, v, wt, floor, source)
+            cur = _relax_wide(d, mark, *_edges(optr, oidx, w, np.asarray(cur, dtype=np.int64), d), floor, source)
             work = cur.shape[0] + int((optr[cur + 1] - optr[cur]).sum())
     return d, rounds
 
@@ -186,10 +196,17 @@ class _Buckets:
         return key, self.lists.pop(key)
 
 
-def delta_stepping(optr, oidx, w, source, delta):
+def delta_stepping(light, heavy, source, delta, wmax=None):
     """Delta-stepping with bucket width ``delta`` (int for int64 weights, float for float64).
-    Returns (d, rounds): :func:`unreached` where no path exists, and the light-edge rounds."""
+
+    ``light`` and ``heavy`` are the CSR ``(indptr, indices, weights)`` of the edges of weight
+    at most ``delta`` and above it (the split is made once per graph and delta by the caller).
+    ``wmax``: the largest weight, when known (integer candidates then need no overflow test
+    where wmax * n < 2**63). Returns (d, rounds): :func:`unreached` where no path exists, and
+    the light-edge rounds."""
+    optr, oidx, w = light
     n, d = _state(optr, w, source, "delta_stepping")
+    exact = wmax is not None and wmax * n < 2**63
     # expanded[v]: the distance at which v last relaxed its light edges (an entry is live below it)
     expanded = np.full(n, unreached(w.dtype), dtype=w.dtype)
     settled = np.full(n, -1, dtype=np.int64)  # settled[v]: the last bucket (by count) v was settled in
@@ -205,10 +222,10 @@ def delta_stepping(optr, oidx, w, source, delta):
             break
         b, cur = got
         count += 1
-        done = []  # vertices settled in this bucket: lists and arrays
+        done = []  # vertices settled in this bucket: ints and arrays
         while len(cur):
             if len(cur) <= SCALAR_WORK:
-                # the live candidates, each once, and their out-edges
+                # the live candidates, each once, and their light out-edges
                 live, work = [], 0
                 for v in (cur if isinstance(cur, list) else cur.tolist()):
                     x = dv[v]
@@ -227,17 +244,15 @@ def delta_stepping(optr, oidx, w, source, delta):
                     for u in live:
                         du = dv[u]
                         for p in range(ip[u], ip[u + 1]):
-                            wt = wv[p]
-                            if wt <= delta:
-                                v = ix[p]
-                                nd = du + wt
-                                if nd < dv[v]:
-                                    dv[v] = nd
-                                    key = nd // delta
-                                    if key == b:
-                                        cur.append(v)
-                                    else:
-                                        buckets.add(key, v)
+                            v = ix[p]
+                            nd = du + wv[p]
+                            if nd < dv[v]:
+                                dv[v] = nd
+                                key = nd // delta
+                                if key == b:
+                                    cur.append(v)
+                                else:
+                                    buckets.add(key, v)
                     continue
                 live = np.asarray(live, dtype=np.int64)
             else:
@@ -253,40 +268,48 @@ def delta_stepping(optr, oidx, w, source, delta):
                 settled[fresh] = count
                 done.append(fresh)
                 rounds += 1
-            u, v, wt = _edges(optr, oidx, w, live)
-            light = wt <= delta
-            low = _relax_wide(d, mark, u[light], v[light], wt[light])
+            low = _relax_wide(d, mark, *_edges(optr, oidx, w, live, d), exact=exact)
             keys = d[low] // delta
             same = keys == b
             if not same.all():
                 buckets.add_many(keys[~same], low[~same])
             cur = low[same]
-        _heavy(optr, oidx, w, d, mark, done, delta, buckets, ip, ix, wv, dv)
+        _heavy(heavy, d, mark, done, delta, buckets, dv, exact)
     return d, rounds
 
 
-def _heavy(optr, oidx, w, d, mark, done, delta, buckets, ip, ix, wv, dv):
+def _heavy(heavy, d, mark, done, delta, buckets, dv, exact):
     """Relax the heavy edges (weight > delta) of the vertices settled in a bucket, once each."""
+    hptr, hidx, hw = heavy
     small = [v for v in done if not isinstance(v, np.ndarray)]
     wide = [v for v in done if isinstance(v, np.ndarray)]
     if not wide and len(small) <= SCALAR_WORK:
+        ip, ix, wv = memoryview(hptr), memoryview(hidx), memoryview(hw)
         for u in small:
             du = dv[u]
             for p in range(ip[u], ip[u + 1]):
-                wt = wv[p]
-                if wt > delta:
-                    v = ix[p]
-                    nd = du + wt
-                    if nd < dv[v]:
-                        dv[v] = nd
-                        buckets.add(nd // delta, v)
+                v = ix[p]
+                nd = du + wv[p]
+                if nd < dv[v]:
+                    dv[v] = nd
+                    buckets.add(nd // delta, v)
         return
     q = np.concatenate([np.asarray(small, dtype=np.int64)] + wide)
-    u, v, wt = _edges(optr, oidx, w, q)
-    heavy = wt > delta
-    low = _relax_wide(d, mark, u[heavy], v[heavy], wt[heavy])
+    low = _relax_wide(d, mark, *_edges(hptr, hidx, hw, q, d), exact=exact)
     if low.shape[0]:
         buckets.add_many(d[low] // delta, low)
 
 
-__all__ = ["delta_stepping", "bellman_ford", "unreached", "SCALAR_WORK"]
+def split(indptr, indices, weights, delta):
+    """The light (weight <= delta) and heavy parts of a CSR, each ``(indptr, indices, weights)``."""
+    n = indptr.shape[0] - 1
+    rows = np.repeat(np.arange(n, dtype=np.int64), np.diff(indptr))
+    out = []
+    for keep in (weights <= delta, weights > delta):
+        ptr = np.zeros(n + 1, dtype=np.int64)
+        np.cumsum(np.bincount(rows[keep], minlength=n), out=ptr[1:])
+        out.append((ptr, np.ascontiguousarray(indices[keep]), np.ascontiguousarray(weights[keep])))
+    return tuple(out)
+
+
+__all__ = ["delta_stepping", "bellman_ford", "split", "unreached", "SCALAR_WORK"]

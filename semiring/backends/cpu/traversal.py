@@ -31,6 +31,7 @@ References: Beamer, Asanovic, Patterson, "Direction-optimizing breadth-first sea
 from __future__ import annotations
 
 import numpy as np
+import scipy.sparse as sp
 
 from ..._memory import require
 
@@ -71,6 +72,11 @@ def _push_small(ip, ix, lv, pa, q, nq, mf, depth, nq_last, unexplored, md, alpha
             return q, nq, mf, depth, nq_last, unexplored
 
 
+#: Edges from which a gather uses SciPy's compiled CSR row selection (below, its per-call
+#: overhead exceeds the gain over the NumPy gather).
+SCIPY_GATHER = 1 << 14
+
+
 def _out_edges(optr, oidx, q):
     """(source, target) of every out-edge of the vertices ``q`` (int64 array), in queue order."""
     starts = optr[q]
@@ -79,6 +85,11 @@ def _out_edges(optr, oidx, q):
     if total == 0:
         e = np.zeros(0, dtype=np.int64)
         return e, e
+    if total >= SCIPY_GATHER:
+        n = optr.shape[0] - 1
+        # the structure alone: a broadcast True as the values (no array of nnz values made)
+        S = sp.csr_array((np.broadcast_to(np.True_, oidx.shape), oidx, optr), shape=(n, n), copy=False)
+        return np.repeat(q, cnt), S[q].indices.astype(np.int64, copy=False)
     # position of each edge: its row's start plus its rank within the row
     offs = np.arange(total, dtype=np.int64) + np.repeat(starts - (np.cumsum(cnt) - cnt), cnt)
     return np.repeat(q, cnt), oidx[offs].astype(np.int64, copy=False)
