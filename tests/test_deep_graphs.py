@@ -29,7 +29,6 @@ from hypothesis import strategies as st
 from scipy.sparse import csgraph
 
 import semiring as sr
-from semiring.algorithms.bfs import STRATEGIES as BFS_STRATEGIES
 from semiring.algorithms.sssp import STRATEGIES as SSSP_STRATEGIES
 from semiring.backends.cpu import paths as cpu_paths
 from semiring.backends.cpu import traversal as cpu_traversal
