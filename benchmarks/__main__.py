@@ -1,4 +1,4 @@
-"""Command line: ``python -m benchmarks run --suite gpu|cpu|seed-table|seed-sssp [options]``.
+"""Command line: ``python -m benchmarks run --suite gpu|cpu|seed-table|seed-sssp|deep [options]``.
 
 Exit status: 0 when every result validated (and for ``--suite gpu`` on a machine without a
 GPU, which prints why and does nothing), 1 when a result failed validation or a system
@@ -12,7 +12,7 @@ import os
 import shlex
 import sys
 
-from . import env, report, seed_sssp, seed_table, suites, targets
+from . import deep, env, report, seed_sssp, seed_table, suites, targets
 from .graphs import DATA_DIR, cases
 from .runner import Ctx, failed
 from .timing import CpuTimer, Deadline, GpuTimer, Progress
@@ -20,7 +20,8 @@ from .timing import CpuTimer, Deadline, GpuTimer, Progress
 #: Defaults by size: (roots of the main system, roots of the others, seconds per system and
 #: graph, seconds for the whole suite).
 DEFAULTS = {("gpu", "full"): (64, 8, 10.0, 480.0), ("cpu", "full"): (64, 8, 60.0, 1800.0),
-            ("seed-table", "full"): (16, 8, 20.0, 540.0), ("seed-sssp", "full"): (8, 8, 20.0, 540.0)}
+            ("seed-table", "full"): (16, 8, 20.0, 540.0), ("seed-sssp", "full"): (8, 8, 20.0, 540.0),
+            ("deep", "full"): (3, 3, 60.0, 1800.0)}
 TINY = (8, 4, 5.0, 50.0)
 
 
@@ -28,7 +29,7 @@ def parser():
     p = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__.split("\n\n")[0])
     sub = p.add_subparsers(dest="command", required=True)
     r = sub.add_parser("run", help="run a suite and write <out>/<suite>-<device>-<date>.json and .md")
-    r.add_argument("--suite", required=True, choices=("gpu", "cpu", "seed-table", "seed-sssp"))
+    r.add_argument("--suite", required=True, choices=("gpu", "cpu", "seed-table", "seed-sssp", "deep"))
     r.add_argument("--size", default="full", choices=("tiny", "full"))
     r.add_argument("--roots", type=int, default=None,
                    help="roots of the main system (semiring fused on GPU, semiring cpu on CPU); default 64 (tiny 8)")
@@ -56,7 +57,7 @@ def _ctx(args, cp):
 
 def run(args, argv):
     """Run the suite named by ``args``; return the exit status."""
-    cp, reason = (None, "not used by the CPU suite") if args.suite == "cpu" else env.gpu_status()
+    cp, reason = (None, "not used by the CPU suites") if args.suite in ("cpu", "deep") else env.gpu_status()
     if args.suite == "gpu" and cp is None:
         print(f"benchmarks: --suite gpu needs a GPU, and there is none here: {reason}. Nothing was run.")
         return 0
@@ -72,6 +73,10 @@ def run(args, argv):
     if args.suite == "seed-table":
         info, rows, notes = seed_table.run(args.size, ctx, deadline, progress)
         tables = seed_table.table(rows)
+        goals = []
+    elif args.suite == "deep":
+        info, rows, notes = deep.run(args.size, ctx, deadline, progress)
+        tables = deep.table(rows)
         goals = []
     elif args.suite == "seed-sssp":
         info, rows, notes = seed_sssp.run(args.size, ctx, deadline, progress)
@@ -109,7 +114,7 @@ def main(argv=None):
     if any(v is not None and v < 1 for v in (args.roots, args.roots_peers)):
         parser().error("--roots and --roots-peers must be >= 1")
     if args.graphs:
-        if args.suite in ("seed-table", "seed-sssp"):
+        if args.suite in ("seed-table", "seed-sssp", "deep"):
             parser().error("--graphs applies to the cpu and gpu suites")
         names = [c.name for c in cases(args.suite, args.size)]
         unknown = set(args.graphs.split(",")) - set(names)

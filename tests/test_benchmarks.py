@@ -114,3 +114,24 @@ def test_device_validators_with_numpy_standing_in():
         gpu_peers.check_coloring_device(np, A, sr.Vector.from_dense(np.zeros(A.nrows, np.int64)))
     col = sr.algorithms.coloring(A, method="greedy")
     assert gpu_peers.check_coloring_device(np, A, col) == int(col.to_dense().max()) + 1
+
+
+def test_deep_suite_validates_and_reports_targets(tmp_path, monkeypatch):
+    from benchmarks import deep
+
+    small = [("path-300", deep.path(300), [0], "path"), ("path-1000000", deep.path(2000), [0, 5], "stand-in")]
+    monkeypatch.setattr(deep, "graphs", lambda size, data_dir: small)
+    assert main(["run", "--suite", "deep", "--size", "tiny", "--out", str(tmp_path)]) == 0
+    doc, md = _load(tmp_path, "deep-tiny")
+    rows = doc["rows"]
+    assert {(r["graph"], r["kernel"], r["system"], r["input"]) for r in rows} == {
+        (g, k, s, i) for g in ("path-300", "path-1000000") for k in ("bfs", "sssp")
+        for s, i in (("semiring default", "Matrix"), ("semiring default", "Graph"), ("semiring algebra", "Matrix"),
+                     ("semiring algebra", "Graph"), ("scipy", "scipy CSR"))}
+    assert all(r["validated"] for r in rows)
+    assert {r["engine"] for r in rows if r["system"] == "semiring default"} == {"fused"}
+    assert "| bfs path-1000000 (Matrix) <= 2 s |" in md and "| sssp path-1000000 (Graph) <= 5 s |" in md
+    # a wrong answer is caught: the reference levels of scipy disagree with a corrupted result
+    bad = deep._check_bfs(deep._levels_reference(deep.path(5).to_scipy().astype(float), 0),
+                          sr.algorithms.bfs(sr.Matrix.from_coo([0], [1], nrows=5, ncols=5), 0))
+    assert bad is not None and "level of vertex 2" in bad

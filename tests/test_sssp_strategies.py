@@ -259,9 +259,9 @@ def test_bad_strategy_and_options_raise():
             sr.algorithms.sssp(W, 0, strategy="near_far", delta=bad)
     with pytest.raises(sr.IndexOutOfBound):
         sr.algorithms.sssp(W, W.nrows, strategy="topology")
-    # the default (strategy=None) is today's behaviour
+    # the default (strategy=None): the CPU whole-search engine, no strategy counters
     r = sr.algorithms.sssp(W, 0)
-    assert r.strategy is None and r.engine == "algebra" and r.edges_examined is None
+    assert r.strategy is None and r.engine == "fused" and r.edges_examined is None
 
 
 def test_data_driven_examines_fewer_edges_than_topology_driven():

@@ -1,7 +1,7 @@
 """Graph algorithms written on the public algebra (they run on any backend)."""
 
 from .apsp import all_pairs_shortest_paths, floyd_warshall
-from .bfs import BFSResult, LevelTrace, bfs
+from .bfs import BFSResult, LevelTrace, LevelTraces, bfs
 from .centrality import betweenness_centrality
 from .coloring import coloring, mis
 from .community import louvain, modularity
@@ -13,7 +13,7 @@ from .partition import balance, edge_cut, kernighan_lin_bisection, partition
 from .sssp import SSSPResult, sssp
 from .triangles import triangle_count, triangles_per_vertex
 
-__all__ = ["Graph", "bfs", "BFSResult", "LevelTrace", "sssp", "SSSPResult", "coloring", "mis",
+__all__ = ["Graph", "bfs", "BFSResult", "LevelTrace", "LevelTraces", "sssp", "SSSPResult", "coloring", "mis",
            "connected_components", "strongly_connected_components", "floyd_warshall",
            "all_pairs_shortest_paths", "louvain", "modularity",
            "pagerank", "triangle_count", "triangles_per_vertex",

@@ -10,6 +10,11 @@ With ``parents=True`` the semiring is ``any_secondi`` (``min_secondi`` with
 ``deterministic=True``): the product's value is the index k of the frontier vertex the edge
 came from, i.e. the parent.
 
+``engine="fused"`` (picked by "auto" where it runs) runs the whole search in one backend call:
+a persistent kernel on the GPU (``semiring.backends.gpu.traversal``), and on the CPU
+``semiring.backends.cpu.traversal``, which runs small levels as scalar loops and large ones
+vectorized, so that a deep, narrow search costs no O(n) work per level.
+
 ``strategy=`` selects instead one of the GPU BFS organizations of the seed notes (vertex- and
 edge-centric sweeps, atomic and privatized frontier queues, a single-block multi-level kernel,
 degree buckets, node splitting; :data:`STRATEGIES`), each its own level-synchronous
@@ -25,6 +30,8 @@ LAGraph ``LAGr_BreadthFirstSearch`` (Davis et al.), Graph500 specification 3.0 (
 
 from __future__ import annotations
 
+import operator
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -33,7 +40,7 @@ from .. import core as _core
 from ..core.vector import Vector
 from ..exceptions import InvalidValue
 from ..ops import semiring as _semirings
-from .graph import as_graph, check_source, edges_of, use_fused
+from .graph import ENGINES, as_graph, check_source, edges_of, use_fused
 
 #: Switch push -> pull when the frontier's out-edges exceed the unexplored edges / ALPHA
 #: (Beamer et al. SC'12 and the GAP benchmark suite use 15; LAGraph uses 8).
@@ -60,6 +67,78 @@ class LevelTrace:
     discovered: int
 
 
+class LevelTraces(Sequence):
+    """The per-level trace of a search: a read-only sequence of :class:`LevelTrace`, kept as
+    compact arrays and built into objects on access (a search of a million levels keeps four
+    arrays, not a million objects).
+
+    Parameters
+    ----------
+    directions : array_like of int, shape (levels,)
+        Index into :data:`DIRECTION_NAMES` per level.
+    frontier, examined, discovered : array_like of int, shape (levels,)
+        Frontier size, edges examined and vertices discovered per level.
+    """
+
+    #: Direction of each code.
+    DIRECTION_NAMES = ("push", "pull", "edge")
+
+    def __init__(self, directions=(), frontier=(), examined=(), discovered=()):
+        self._dir = np.asarray(directions, dtype=np.int8)
+        self._frontier = np.asarray(frontier, dtype=np.int64)
+        self._examined = np.asarray(examined, dtype=np.int64)
+        self._discovered = np.asarray(discovered, dtype=np.int64)
+
+    @classmethod
+    def from_rows(cls, rows):
+        """From rows ``(direction name, frontier, examined, discovered)``, one per level."""
+        names = cls.DIRECTION_NAMES
+        return cls([names.index(r[0]) for r in rows], [r[1] for r in rows], [r[2] for r in rows],
+                   [r[3] for r in rows])
+
+    def __len__(self):
+        return int(self._dir.shape[0])
+
+    def _row(self, i):
+        return LevelTrace(i + 1, self.DIRECTION_NAMES[self._dir[i]], int(self._frontier[i]), int(self._examined[i]),
+                          int(self._discovered[i]))
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [self._row(k) for k in range(*i.indices(len(self)))]
+        k = operator.index(i)
+        if k < 0:
+            k += len(self)
+        if not 0 <= k < len(self):
+            raise IndexError(f"level trace index {i} out of range for {len(self)} levels")
+        return self._row(k)
+
+    def __eq__(self, other):
+        if isinstance(other, LevelTraces):
+            return all(np.array_equal(a, b) for a, b in zip(self.arrays(), other.arrays()))
+        if isinstance(other, (list, tuple)):
+            return list(self) == list(other)
+        return NotImplemented
+
+    def arrays(self):
+        """(direction codes, frontier, examined, discovered): the per-level arrays (copies)."""
+        return self._dir.copy(), self._frontier.copy(), self._examined.copy(), self._discovered.copy()
+
+    @property
+    def directions(self):
+        """List of the direction name of every level."""
+        return [self.DIRECTION_NAMES[c] for c in self._dir.tolist()]
+
+    @property
+    def depth(self):
+        """Largest level that discovered a vertex (0 when none did)."""
+        hit = np.flatnonzero(self._discovered)
+        return int(hit[-1]) + 1 if hit.shape[0] else 0
+
+    def __repr__(self):
+        return f"<LevelTraces: {len(self)} levels, depth {self.depth}>"
+
+
 @dataclass
 class BFSResult:
     """Result of :func:`bfs`.
@@ -70,25 +149,29 @@ class BFSResult:
         Hop distance from the source (source 0); unreached vertices are absent.
     parent : Vector of int64, size n, or None
         BFS-tree parent of each reached vertex; ``parent[source] == source``.
-    trace : list of LevelTrace
-        Per level: direction, frontier size, edges examined, vertices discovered.
+    trace : LevelTraces
+        Per level a :class:`LevelTrace`: direction, frontier size, edges examined, vertices
+        discovered (a sequence; its ``arrays()`` gives the columns as arrays).
     """
 
     level: Vector
     parent: Vector | None = None
-    trace: list = field(default_factory=list)
-    #: "algebra" (one masked product per level), "fused" (one device-resident kernel) or
-    #: "strategy:<name>" (one of :data:`STRATEGIES`).
+    trace: LevelTraces = field(default_factory=LevelTraces)
+    #: "algebra" (one masked product per level), "fused" (the whole search in one backend
+    #: call: a persistent kernel on the GPU, :mod:`semiring.backends.cpu.traversal` on the CPU)
+    #: or "strategy:<name>" (one of :data:`STRATEGIES`).
     engine: str = "algebra"
-    #: Kernel launches and host synchronizations of a fused or strategy run (None for the
-    #: algebra engine; a strategy on the CPU counts the launches its GPU version makes and
-    #: leaves host_syncs None).
+    #: Kernel launches and host synchronizations of a GPU fused or strategy run (None for the
+    #: algebra engine and the CPU fused engine; a strategy on the CPU counts the launches its
+    #: GPU version makes and leaves host_syncs None).
     launches: int | None = None
     host_syncs: int | None = None
 
     @property
     def depth(self):
         """Largest level reached (0 when only the source is reached)."""
+        if isinstance(self.trace, LevelTraces):
+            return self.trace.depth
         return max((t.depth for t in self.trace if t.discovered), default=0)
 
 
@@ -113,10 +196,12 @@ def bfs(A, source, *, parents=False, direction="auto", max_depth=None, determini
         With ``parents``, pick the smallest-index parent (``min_secondi``) instead of any.
     engine : {"auto", "algebra", "fused"}
         "algebra" runs one masked product per level (any backend). "fused" runs the whole
-        search as one persistent GPU kernel with a grid barrier per level and no host round
-        trip until it ends (GPU only; directions auto/push/pull; not with ``deterministic``).
-        "auto" picks "fused" where it applies. Both give the same levels; parents may differ
-        (any valid BFS tree).
+        search in one backend call: on the GPU one persistent kernel with a grid barrier per
+        level and no host round trip until it ends (not with ``deterministic``); on the CPU
+        :mod:`semiring.backends.cpu.traversal`, small levels as scalar loops and large ones
+        vectorized, with no per-level work proportional to n. Directions auto/push/pull.
+        "auto" picks "fused" where it applies. All give the same levels and trace; parents
+        may differ (any valid BFS tree; the same with ``deterministic``).
     strategy : str, optional
         None (default) runs the engines above. A name runs that seed-notes strategy as its own
         level-synchronous implementation (GPU: CuPy RawKernels, one level per launch except
@@ -157,10 +242,13 @@ def bfs(A, source, *, parents=False, direction="auto", max_depth=None, determini
     IndexOutOfBound
         ``source`` is not a vertex.
     InvalidValue
-        Unknown direction, engine or strategy, negative max_depth, engine="fused" where it
-        cannot run (CPU matrix, direction="edge", deterministic=True), a strategy with a
-        direction, engine or deterministic=True, or a strategy on a GPU graph with
-        n >= 2**31 - 1.
+        Unknown direction, engine or strategy, max_depth not a non-negative int, parents or
+        deterministic not a bool (each checked whether or not the search uses it),
+        engine="fused" where it cannot run (direction="edge"; on the GPU deterministic=True),
+        a strategy with a direction, engine or deterministic=True, or a strategy on a GPU
+        graph with n >= 2**31 - 1.
+    OutOfMemory
+        The per-vertex arrays of the search do not fit in memory.
     DimensionMismatch
         A is not square.
 
@@ -183,17 +271,42 @@ def bfs(A, source, *, parents=False, direction="auto", max_depth=None, determini
     """
     G = as_graph(A, "bfs")
     n = G.n
-    if direction not in _DIRECTIONS:
-        raise InvalidValue(f"bfs: direction must be one of {_DIRECTIONS}; given {direction!r}")
-    if max_depth is not None and (isinstance(max_depth, (bool, np.bool_))
-                                  or not isinstance(max_depth, (int, np.integer)) or max_depth < 0):
-        raise InvalidValue(f"bfs: max_depth must be a non-negative int or None; given {max_depth!r}")
+    _check_options(direction, max_depth, parents, deterministic, engine, strategy)
     source = check_source(source, n, "bfs")
     if strategy is not None:
         return _bfs_strategy(G, source, parents, max_depth, strategy, direction, engine, deterministic)
+    gpu = G.A.device == "gpu"
     if use_fused(G, engine, "bfs", (direction == "edge", "direction='edge' is an algebra strategy"),
-                 (deterministic, "deterministic parents need the min_secondi product")):
-        return _bfs_fused(G, source, parents, direction, max_depth)
+                 (gpu and deterministic, "deterministic parents need the min_secondi product"), cpu=True):
+        if gpu:
+            return _bfs_fused(G, source, parents, direction, max_depth)
+        return _bfs_cpu(G, source, parents, deterministic, direction, max_depth)
+    return _bfs_algebra(G, source, parents, deterministic, direction, max_depth)
+
+
+def _is_bool(x):
+    return isinstance(x, (bool, np.bool_))
+
+
+def _check_options(direction, max_depth, parents, deterministic, engine, strategy):
+    """InvalidValue for any option of :func:`bfs` outside its domain, used or not."""
+    if not isinstance(direction, str) or direction not in _DIRECTIONS:
+        raise InvalidValue(f"bfs: direction must be one of {_DIRECTIONS}; given {direction!r}")
+    if max_depth is not None and (_is_bool(max_depth) or not isinstance(max_depth, (int, np.integer))
+                                  or max_depth < 0):
+        raise InvalidValue(f"bfs: max_depth must be a non-negative int or None; given {max_depth!r}")
+    for name, value in (("parents", parents), ("deterministic", deterministic)):
+        if not _is_bool(value):
+            raise InvalidValue(f"bfs: {name} must be True or False; given {value!r}")
+    if not isinstance(engine, str) or engine not in ENGINES:
+        raise InvalidValue(f"bfs: engine must be one of {ENGINES}; given {engine!r}")
+    if strategy is not None and (not isinstance(strategy, str) or strategy not in STRATEGIES):
+        raise InvalidValue(f"bfs: strategy must be None or one of {STRATEGIES}; given {strategy!r}")
+
+
+def _bfs_algebra(G, source, parents, deterministic, direction, max_depth):
+    """One masked product per level (any device)."""
+    n = G.n
     dev = G.A.device
     level = Vector.from_coo([source], [0], size=n, dtype="int64", device=dev)
     if parents:
@@ -204,7 +317,7 @@ def bfs(A, source, *, parents=False, direction="auto", max_depth=None, determini
         s = _semirings.any_pair
         parent = None
         q = Vector.from_coo([source], [True], size=n, dtype="bool", device=dev)
-    trace = []
+    rows = []
     use_pull = direction == "pull"
     unexplored = G.nedges
     nq_last = 0
@@ -237,7 +350,7 @@ def bfs(A, source, *, parents=False, direction="auto", max_depth=None, determini
         unexplored -= frontier_edges
         nq_last = nq
         used = "pull" if use_pull else ("edge" if direction == "edge" else "push")
-        trace.append(LevelTrace(depth, used, nq, examined, q.nvals))
+        rows.append((used, nq, examined, q.nvals))
         if not q.nvals:
             break
         # level<q.S> = depth
@@ -245,7 +358,22 @@ def bfs(A, source, *, parents=False, direction="auto", max_depth=None, determini
         if parents:
             # parent<q.S> = q
             _core.assign(parent, q, None, mask=q.S)
-    return BFSResult(level, parent, trace)
+    return BFSResult(level, parent, LevelTraces.from_rows(rows))
+
+
+def _bfs_cpu(G, source, parents, deterministic, direction, max_depth):
+    """The whole search in one call (semiring.backends.cpu.traversal)."""
+    from ..backends.cpu import traversal
+
+    def in_edges():
+        return G.AT._indptr, G.AT._indices
+
+    lv, present, pa, nvals, trace = traversal.bfs(G.A._indptr, G.A._indices, source, in_edges=in_edges,
+                                                  parents=parents, deterministic=deterministic,
+                                                  direction=direction, max_depth=max_depth, alpha=ALPHA, beta=BETA)
+    level = Vector._from_bitmap("int64", present, lv, nvals)
+    parent = Vector._from_bitmap("int64", present.copy(), pa, nvals) if parents else None
+    return BFSResult(level, parent, LevelTraces(*trace), "fused")
 
 
 def _bfs_fused(G, source, parents, direction, max_depth):
@@ -258,14 +386,11 @@ def _bfs_fused(G, source, parents, direction, max_depth):
     nvals = 1 + sum(s[3] for s in steps)
     level = Vector._from_bitmap("int64", reached, lv, nvals)
     parent = Vector._from_bitmap("int64", reached.copy(), pa, nvals) if parents else None
-    trace = [LevelTrace(i + 1, d, f, e, disc) for i, (d, f, e, disc) in enumerate(steps)]
-    return BFSResult(level, parent, trace, "fused", launches + (1 if parents else 0), syncs)
+    return BFSResult(level, parent, LevelTraces.from_rows(steps), "fused", launches + (1 if parents else 0), syncs)
 
 
 def _bfs_strategy(G, source, parents, max_depth, strategy, direction, engine, deterministic):
     """One of the seed notes' strategies (semiring.backends.{cpu,gpu}.bfs_strategies)."""
-    if not isinstance(strategy, str) or strategy not in STRATEGIES:
-        raise InvalidValue(f"bfs: strategy must be None or one of {STRATEGIES}; given {strategy!r}")
     for name, value, default in (("direction", direction, "auto"), ("engine", engine, "auto"),
                                  ("deterministic", deterministic, False)):
         if value != default:
@@ -285,5 +410,4 @@ def _bfs_strategy(G, source, parents, max_depth, strategy, direction, engine, de
                                                                in_edges=in_edges, cache=G.cache)
     level = Vector._from_bitmap("int64", present, lv, nvals)
     parent = Vector._from_bitmap("int64", present.copy(), pa, nvals) if parents else None
-    trace = [LevelTrace(i + 1, d, f, e, disc) for i, (d, f, e, disc) in enumerate(steps)]
-    return BFSResult(level, parent, trace, f"strategy:{strategy}", launches, syncs)
+    return BFSResult(level, parent, LevelTraces.from_rows(steps), f"strategy:{strategy}", launches, syncs)

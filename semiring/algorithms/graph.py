@@ -161,19 +161,22 @@ def edges_of(G, vertices, degree):
 ENGINES = ("auto", "algebra", "fused")
 
 
-def use_fused(G, engine, what, *reasons):
-    """Whether an algorithm runs as its device-resident kernel.
+def use_fused(G, engine, what, *reasons, cpu=False):
+    """Whether an algorithm runs as its whole-search engine (one backend call).
 
-    ``reasons`` are (condition, why) pairs, each saying why the fused kernel cannot run; the
-    graph being on the CPU and vertex ids beyond int32 are always checked. "auto" picks the
-    kernel when no reason holds; "fused" raises InvalidValue with the first reason.
+    ``reasons`` are (condition, why) pairs, each saying why that engine cannot run here; on
+    the GPU, vertex ids beyond int32 are always checked, and on the CPU the algorithm must have
+    a CPU engine (``cpu=True``). "auto" picks the engine when no reason holds; "fused" raises
+    InvalidValue with the first reason.
     """
-    if engine not in ENGINES:
+    if not isinstance(engine, str) or engine not in ENGINES:
         raise InvalidValue(f"{what}: engine must be one of {ENGINES}; given {engine!r}")
     if engine == "algebra":
         return False
-    checks = ((G.A.device != "gpu", "the graph is on the CPU"),
-              (G.n >= 2**31 - 1, "vertex ids do not fit in int32")) + reasons
+    if G.A.device == "gpu":
+        checks = ((G.n >= 2**31 - 1, "vertex ids do not fit in int32"),) + reasons
+    else:
+        checks = ((not cpu, "the graph is on the CPU"),) + reasons
     why = next((w for cond, w in checks if cond), None)
     if why and engine == "fused":
         raise InvalidValue(f"{what}: engine='fused' cannot run here: {why}")

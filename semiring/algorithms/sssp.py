@@ -6,6 +6,13 @@
 - Delta-stepping: tentative distances are kept in buckets of width delta; a bucket is settled
   by repeated relaxation of its light edges (weight <= delta), then its heavy edges are
   relaxed once.
+- Whole-search engines (``engine="fused"``, picked by "auto" where they run): on the GPU one
+  persistent near-far kernel (``semiring.backends.gpu.paths``), on the CPU
+  ``semiring.backends.cpu.paths`` (delta-stepping with compact buckets, worklist Bellman-Ford).
+- Weights of +inf: the search runs on the finite edges, then one reachability pass gives +inf
+  to every vertex the whole graph reaches and the search did not (in min.plus such a vertex
+  has the entry +inf; an unreached vertex has none). The bucket width is raised where it could
+  not advance past the distances (:func:`bucket_width`), so no input makes a loop spin.
 - Strategies (``strategy=``): the classic GPU work organizations of Bellman-Ford, each its own
   small level-synchronous implementation outside the algebra (CuPy kernels in
   ``semiring.backends.gpu.sssp_strategies``, the same work organization in NumPy in
@@ -37,12 +44,14 @@ from ..core.matrix import Matrix
 from ..core.vector import Vector
 from ..exceptions import DomainMismatch, InvalidValue, NegativeCycleError
 from ..ops import binary, indexunary, monoid, semiring, unary
+from . import _sssp_engines as _engines
 from .bfs import bfs
-from .graph import as_graph, check_source, use_fused
+from .graph import ENGINES, as_graph, check_source, use_fused
 
 _METHODS = ("auto", "bellman_ford", "delta_stepping")
 #: Names accepted by ``sssp(strategy=...)``: Bellman-Ford work organizations, then near-far.
-STRATEGIES = ("topology", "worklist_atomic", "worklist_filter", "worklist_hash", "worklist_scan", "near_far")
+STRATEGIES = _engines.STRATEGIES
+_FMAX = float(np.finfo(np.float64).max)
 
 
 @dataclass
@@ -94,7 +103,8 @@ class SSSPResult:
 
 
 def _weights(G):
-    """The weight matrix: integer weights as int64, floats as float64, bool as int64 ones."""
+    """The weight matrix: integer weights as int64, floats as float64, bool as int64 ones.
+    InvalidValue for NaN or -inf weights, DomainMismatch where int64 distances could overflow."""
     A = G.A
     if A.dtype.kind == "b":
         # W = one(A) as int64: an unweighted graph has unit weights
@@ -109,9 +119,13 @@ def _weights(G):
                     "int64 distances; give float64 weights (A.dup('float64'))")
         return W
     W = A if A.dtype == np.float64 else A.dup("float64")
-    nan = int(np.isnan(W.to_coo()[2]).sum())
+    vals = W.to_coo()[2]
+    nan = int(np.isnan(vals).sum())
     if nan:
         raise InvalidValue(f"sssp: edge weights must be numbers; given {nan} NaN weights")
+    neg_inf = int((vals == -np.inf).sum())
+    if neg_inf:
+        raise InvalidValue(f"sssp: edge weights must be finite or +inf (no path); given {neg_inf} weights of -inf")
     return W
 
 
@@ -120,7 +134,12 @@ def _min_weight(W):
 
 
 def _relax(d, t):
-    """d<changed> = t where t improves d (or d is absent); returns ``changed``."""
+    """d<changed> = t where t improves d (or d is absent); returns ``changed``. A candidate of
+    +inf (a float sum that overflowed) is no path here; the caller's reachability pass gives
+    such vertices +inf."""
+    if t.dtype.kind == "f":
+        # t = select(t, t < inf)
+        t = _core.select(t, indexunary.valuelt, np.inf)
     # shorter = t < d   (where both exist)
     shorter = _core.ewise_mult(t, d, binary.lt)
     # changed<!d.S> = t   (reached for the first time)
@@ -153,35 +172,35 @@ def bellman_ford(G, W, source):
 def auto_delta(W, G):
     """Bucket width: the mean weight times 32 / mean degree, at least the smallest positive
     weight (Meyer and Sanders: delta = Theta(1/degree) for uniform weights; coarser buckets
-    suit a vectorized relaxation, which costs little per extra edge and much per round)."""
+    suit a vectorized relaxation, which costs little per extra edge and much per round); at
+    most the largest float (a sum of huge weights may overflow)."""
     if not W.nvals:
         return 1.0
-    mean_w = float(_core.reduce_scalar(W.dup("float64"), monoid.plus)) / W.nvals
+    with np.errstate(over="ignore"):
+        mean_w = float(_core.reduce_scalar(W.dup("float64"), monoid.plus)) / W.nvals
     mean_deg = W.nvals / max(G.n, 1)
     positive = _core.select(W, indexunary.valuegt, 0)
     floor = float(_core.reduce_scalar(positive, monoid.min)) if positive.nvals else 1.0
-    return max(mean_w * 32.0 / max(mean_deg, 1.0), floor)
+    return min(max(mean_w * 32.0 / max(mean_deg, 1.0), floor), _FMAX)
 
 
 def delta_stepping(G, W, source, delta):
+    """Delta-stepping as masked products (the algebra engine); ``delta`` is an int for int64
+    weights. The pending set (reached, not settled) is kept as its own vector, so a bucket
+    costs work in the vertices it touches, not in all reached vertices."""
     n = G.n
+    key = ("sssp_split", delta)
     # the light/heavy split, once per graph and delta:
     # AL = select(W, w <= delta); AH = select(W, w > delta)
-    AL, AH = G.cached(("sssp_split", float(delta)),
-                      lambda: (_core.select(W, indexunary.valuele, delta), _core.select(W, indexunary.valuegt, delta)))
+    AL, AH = G.cached(key, lambda: (_core.select(W, indexunary.valuele, delta),
+                                    _core.select(W, indexunary.valuegt, delta)))
     d = Vector.from_coo([source], [0], size=n, dtype=W.dtype, device=W.device)
-    settled = Vector(n, "bool", device=W.device)
+    pending = d.dup()
     rounds = 0
-    while True:
-        # pending<!settled.S> = d   (reached, not yet settled)
-        pending = _core.apply(d, unary.identity, mask=~settled.S)
-        if not pending.nvals:
-            break
+    while pending.nvals:
         # the first non-empty bucket: [lo, hi) with hi = delta * (floor(min(pending) / delta) + 1)
-        dmin = float(_core.reduce_scalar(pending, monoid.min))
-        hi = delta * (np.floor(dmin / delta) + 1)
-        if not hi > dmin:  # floating-point rounding put dmin at the top of the bucket below
-            hi = dmin + delta
+        dmin = _core.reduce_scalar(pending, monoid.min)
+        hi = _bucket_top(dmin, delta)
         # bucket = pending restricted to [lo, hi)
         bucket = _core.select(pending, indexunary.valuelt, hi)
         settled_here = Vector(n, "bool", device=W.device)
@@ -192,14 +211,31 @@ def delta_stepping(G, W, source, delta):
             # t = bucket min.plus AL
             t = _core.vxm(bucket, AL, semiring.min_plus)
             changed = _relax(d, t)
+            # pending<changed.S> = changed
+            _core.assign(pending, changed, None, mask=changed.S)
             # bucket = changed restricted to [lo, hi)
             bucket = _core.select(changed, indexunary.valuelt, hi)
         # heavy edges, once from the whole bucket: t = d<settled_here.S> min.plus AH
         t = _core.vxm(_core.apply(d, unary.identity, mask=settled_here.S), AH, semiring.min_plus)
-        _relax(d, t)
-        # settled<settled_here.S> = true
-        _core.assign(settled, True, None, mask=settled_here.S)
+        changed = _relax(d, t)
+        # pending<!settled_here.S, replace> = pending; pending<changed.S> = changed
+        pending = _core.apply(pending, unary.identity, mask=~settled_here.S)
+        _core.assign(pending, changed, None, mask=changed.S)
     return d, rounds
+
+
+def _bucket_top(dmin, delta):
+    """The upper end of the bucket holding ``dmin``: delta * (floor(dmin / delta) + 1), exact for
+    integers, and for floats raised where rounding left it at or below dmin."""
+    if isinstance(delta, int):
+        return (int(dmin) // delta + 1) * delta
+    dmin = float(dmin)
+    hi = delta * (np.floor(dmin / delta) + 1)
+    if not hi > dmin:  # rounding put dmin at the top of the bucket below
+        hi = dmin + delta
+    if not hi > dmin:  # delta is below the spacing of the floats at dmin
+        hi = float(np.nextafter(dmin, np.inf))
+    return hi
 
 
 def _parents(G, W, d, source):
@@ -220,102 +256,86 @@ def _parents(G, W, d, source):
     return bfs(T, source, parents=True, deterministic=True).parent
 
 
-def _prepared(G):
-    """(W, smallest weight), computed once per Graph (conversions and checks cost reductions)."""
-    def build():
+class _Weights:
+    """A graph's SSSP weights, prepared once per Graph: ``W`` (int64 or float64), ``Wf`` (W
+    without its +inf entries; W itself when there are none), ``wmin`` (smallest finite weight,
+    0 without edges), ``top`` (largest finite absolute weight), ``unbounded`` (whether some
+    vertex can get +inf: +inf weights, or float sums that can overflow)."""
+
+    def __init__(self, G):
         W = _weights(G)
-        return W, _min_weight(W)
+        Wf, infinite = W, 0
+        if W.dtype.kind == "f" and W.nvals:
+            # Wf = select(W, w < inf)
+            Wf = _core.select(W, indexunary.valuelt, np.inf)
+            infinite = W.nvals - Wf.nvals
+            if not infinite:
+                Wf = W
+        self.W, self.Wf = W, Wf
+        self.wmin = _min_weight(Wf)
+        if Wf.nvals:
+            top = max(abs(_core.reduce_scalar(Wf, monoid.max)), abs(_core.reduce_scalar(Wf, monoid.min)))
+        else:
+            top = 0
+        self.top = int(top) if W.dtype.kind == "i" else float(top)
+        self.unbounded = bool(infinite) or (W.dtype.kind == "f" and self.top * max(G.n - 1, 1) >= _FMAX)
+        self.negative = Wf.nvals > 0 and self.wmin < 0
 
-    return G.cached("sssp", build)
 
 
-def _algebra_only(method):
-    return method != "delta_stepping", f"method {method!r} is an algebra method"
+def _prepared(G):
+    """The graph's :class:`_Weights`, computed once per Graph."""
+    return G.cached("sssp_weights", lambda: _Weights(G))
 
 
-def _sssp_fused(G, W, source, delta):
-    """Delta-stepping in one persistent kernel (semiring.backends.gpu.paths)."""
-    import cupy as cp
-
-    from ..backends.gpu import paths
-
-    if W.dtype.kind in "iu":
-        delta = max(1, int(np.ceil(delta)))
-    dist, rounds, stats = paths.sssp(W, source, delta)
-    reached = dist < (np.iinfo(np.int64).max if dist.dtype == np.int64 else np.inf)
-    d = Vector._from_bitmap(W.dtype, reached, cp.where(reached, dist, 0).astype(W.dtype), int(reached.sum()))
-    stats["launches"] += 4  # compare, where, astype, sum
-    stats["host_syncs"] += 1
-    return d, rounds, stats
+def _check_options(method, delta, parents, engine, strategy):
+    """InvalidValue for any option of :func:`sssp` outside its domain, used or not."""
+    if not isinstance(method, str) or method not in _METHODS:
+        raise InvalidValue(f"sssp: method must be one of {_METHODS}; given {method!r}")
+    if delta is not None:
+        _check_delta(delta)
+    if not isinstance(parents, (bool, np.bool_)):
+        raise InvalidValue(f"sssp: parents must be True or False; given {parents!r}")
+    if not isinstance(engine, str) or engine not in ENGINES:
+        raise InvalidValue(f"sssp: engine must be one of {ENGINES}; given {engine!r}")
+    if strategy is not None and (not isinstance(strategy, str) or strategy not in STRATEGIES):
+        raise InvalidValue(f"sssp: strategy must be None or one of {STRATEGIES}; given {strategy!r}")
 
 
 def _check_delta(delta):
-    if not (isinstance(delta, (int, float, np.integer, np.floating)) and delta > 0 and np.isfinite(delta)):
+    if (isinstance(delta, (bool, np.bool_)) or not isinstance(delta, (int, float, np.integer, np.floating))
+            or not np.isfinite(delta) or not delta > 0):
         raise InvalidValue(f"sssp: delta must be a positive finite number; given {delta!r}")
 
 
-def _check_strategy(strategy, method, delta, engine, negative, wmin):
-    """InvalidValue unless ``strategy`` is known and the other options fit it."""
-    if strategy not in STRATEGIES:
-        raise InvalidValue(f"sssp: strategy must be None or one of {STRATEGIES}; given {strategy!r}")
-    if engine != "auto":
-        raise InvalidValue(f"sssp: strategy={strategy!r} runs its own kernels, not the {engine!r} engine; "
-                           "leave engine='auto' with a strategy")
-    if strategy == "near_far":
-        if method not in ("auto", "delta_stepping"):
-            raise InvalidValue(f"sssp: strategy='near_far' is a delta-stepping method; method must be 'auto' or "
-                               f"'delta_stepping' with it; given {method!r}")
-        if negative:
-            raise InvalidValue(f"sssp: strategy='near_far' needs non-negative weights; the smallest is {wmin} "
-                               "(use a Bellman-Ford strategy such as 'worklist_atomic')")
-        if delta is not None:
-            _check_delta(delta)
-        return
-    if method not in ("auto", "bellman_ford"):
-        raise InvalidValue(f"sssp: strategy={strategy!r} is a Bellman-Ford method; method must be 'auto' or "
-                           f"'bellman_ford' with it; given {method!r}")
-    if delta is not None:
-        raise InvalidValue(f"sssp: delta applies to delta-stepping and strategy='near_far', not to "
-                           f"strategy={strategy!r}; given delta={delta!r}")
+def bucket_width(delta, info, n):
+    """The delta a bucketed search reports and runs with: float weights take at least 2**-50
+    times the largest possible distance, so that a bucket bound plus delta always moves past
+    it and a distance / delta stays below 2**50 (a tiny delta with large weights would
+    otherwise make buckets that never advance, or 10**12 of them); integer weights keep
+    ``delta`` (the searches bucket them by :func:`integer_width`)."""
+    if info.W.dtype.kind == "i":
+        return delta
+    return max(float(delta), min(info.top * max(n - 1, 1), _FMAX) * 2.0**-50)
 
 
-def _floor(G, W):
-    """Integer weights: minus the largest absolute weight times (n - 1) (a distance below it
-    proves a negative cycle); None for floats. DomainMismatch where a candidate distance
-    (a simple path plus one edge, up to that weight times n) would overflow int64."""
-    if W.dtype.kind != "i" or not W.nvals:
-        return None
-    top = max(abs(int(_core.reduce_scalar(W, monoid.max))), abs(int(_core.reduce_scalar(W, monoid.min))))
-    if top * G.n >= 2**63:
-        raise DomainMismatch(f"sssp: integer weights up to {top} on {G.n} vertices can overflow the int64 "
-                             "candidate distances of the strategies; give float64 weights (A.dup('float64'))")
-    return -top * max(G.n - 1, 0)
+def integer_width(delta, info, n):
+    """The integer bucket width of integer weights: ceil(delta), at least 1, and small enough
+    that a distance plus it (a bucket bound) fits int64."""
+    bound = info.top * max(n - 1, 1)
+    return max(1, min(int(np.ceil(delta)), 2**63 - 1 - bound))
 
 
-def _sssp_strategy(G, W, source, strategy, delta):
-    """Run ``strategy`` (checked); returns (d, stats)."""
-    floor = G.cached(("sssp_floor",), lambda: _floor(G, W))
-    if W.device == "gpu":
-        import cupy as cp
-
-        from ..backends.gpu import sssp_strategies as gs
-
-        rows = None
-        if strategy == "topology":
-            rows = G.cached("sssp_rows", lambda: gs.row_ids(W))  # the row of every entry, once per graph
-        dist, stats = gs.run(strategy, W, source, floor=floor, delta=delta, rows=rows)
-        reached = dist != (np.iinfo(np.int64).max if dist.dtype == np.int64 else np.inf)
-        d = Vector._from_bitmap(W.dtype, reached, cp.where(reached, dist, 0).astype(W.dtype), int(reached.sum()))
-        stats["launches"] += 4  # compare, where, astype, sum
-        stats["host_syncs"] += 1
-        return d, stats
-    from ..backends.cpu import sssp_strategies as cs
-
-    dist, stats = cs.run(strategy, W._indptr.astype(np.int64, copy=False), W._indices.astype(np.int64, copy=False),
-                         W._values, source, floor=floor, delta=delta)
-    idx = np.flatnonzero(dist != cs.unreached(dist.dtype))
-    stats.update(launches=None, host_syncs=None)
-    return Vector._from_parts(G.n, W.dtype, idx, dist[idx]), stats
+def _fill_unbounded(G, d, source):
+    """d<reached & !d.S> = +inf: vertices the full graph reaches that the finite-weight search
+    did not (through +inf edges, or float sums that overflowed) are at distance +inf."""
+    reach = bfs(G, source).level
+    # extra<!d.S> = reach
+    extra = _core.apply(reach, unary.identity, mask=~d.S)
+    if extra.nvals:
+        # d<extra.S> = inf
+        _core.assign(d, np.inf, None, mask=extra.S)
+    return d
 
 
 def sssp(A, source, *, method="auto", delta=None, parents=False, engine="auto", strategy=None):
@@ -330,13 +350,19 @@ def sssp(A, source, *, method="auto", delta=None, parents=False, engine="auto", 
     method : {"auto", "bellman_ford", "delta_stepping"}
         "auto" picks delta-stepping for non-negative weights and Bellman-Ford otherwise.
     delta : float, optional
-        Bucket width for delta-stepping (default :func:`auto_delta`).
+        Bucket width for delta-stepping and near_far (default :func:`auto_delta`): a positive
+        finite real, checked even where the method does not use it. Integer weights round it
+        up to an integer; a width too small to advance past the largest distance (below
+        2**-50 of it for floats) is raised to the smallest that does (``delta`` of the result).
     parents : bool, default False
         Also return a shortest-path predecessor for every reached vertex.
     engine : {"auto", "algebra", "fused"}
-        "algebra" runs delta-stepping as masked products; "fused" runs the whole search as one
-        persistent GPU kernel (near-far worklists, ``semiring.backends.gpu.paths``; GPU only,
-        delta-stepping only); "auto" picks "fused" where it applies. Same distances either way.
+        "algebra" runs the method as masked products. "fused" runs the whole search in one
+        backend call: on the GPU one persistent kernel (near-far worklists,
+        ``semiring.backends.gpu.paths``; delta-stepping only), on the CPU
+        ``semiring.backends.cpu.paths`` (delta-stepping with compact buckets, or a worklist
+        Bellman-Ford; small rounds as scalar loops, large ones vectorized). "auto" picks
+        "fused" where it applies. Same distances either way.
     strategy : str, optional
         None (default): ``method`` and ``engine`` decide, as above. A name runs that GPU work
         organization as its own level-synchronous implementation instead (CuPy kernels for a
@@ -364,16 +390,21 @@ def sssp(A, source, *, method="auto", delta=None, parents=False, engine="auto", 
     -------
     SSSPResult
         ``distance`` (int64 for integer weights, float64 for float weights), ``parent``,
-        ``method``, ``rounds``, ``delta``.
+        ``method``, ``rounds``, ``delta``. A vertex reached only through edges of weight +inf
+        has distance +inf (min.plus: an entry, unlike an unreached vertex, which is absent).
 
     Raises
     ------
     NegativeCycleError
         Bellman-Ford found a negative cycle reachable from the source.
     InvalidValue
-        Negative weights with delta-stepping or near_far, NaN weights, a non-positive delta, an
-        unknown method, engine or strategy, engine="fused" where it cannot run, a strategy with
-        an engine other than "auto", a method or delta the strategy does not take.
+        Negative weights with delta-stepping or near_far, NaN or -inf weights, a delta that is
+        not a positive finite real, parents not a bool, an unknown method, engine or strategy
+        (each option checked whether or not the chosen method uses it), engine="fused" where it
+        cannot run, a strategy with an engine other than "auto", a method or delta the
+        strategy does not take.
+    OutOfMemory
+        The per-vertex arrays of the search do not fit in memory.
     DomainMismatch
         Integer weights whose distances could overflow int64.
     IndexOutOfBound
@@ -387,47 +418,63 @@ def sssp(A, source, *, method="auto", delta=None, parents=False, engine="auto", 
     >>> A = sr.Matrix.from_coo([0, 0, 1], [1, 2, 2], [4.0, 9.0, 2.0], nrows=3, ncols=3)
     >>> sr.algorithms.sssp(A, 0).distance.to_dense().tolist()
     [0.0, 4.0, 6.0]
+    >>> B = sr.Matrix.from_coo([0, 1], [1, 2], [1.0, float("inf")], nrows=4, ncols=4)
+    >>> sr.algorithms.sssp(B, 0).distance.to_dense(-1.0).tolist()
+    [0.0, 1.0, inf, -1.0]
     """
     G = as_graph(A, "sssp")
-    if method not in _METHODS:
-        raise InvalidValue(f"sssp: method must be one of {_METHODS}; given {method!r}")
+    _check_options(method, delta, parents, engine, strategy)
     source = check_source(source, G.n, "sssp")
-    W, wmin = _prepared(G)
-    negative = W.nvals > 0 and wmin < 0
+    info = _prepared(G)
+    W, negative = info.Wf, info.negative
     if strategy is not None:
-        _check_strategy(strategy, method, delta, engine, negative, wmin)
+        _engines.check_strategy(strategy, method, delta, engine, negative, info.wmin)
         if strategy == "near_far":
             method = "delta_stepping"
-            if delta is None:
-                delta = G.cached("delta", lambda: auto_delta(W, G))
-            delta = max(1, int(np.ceil(delta))) if W.dtype.kind == "i" else float(delta)
+            delta = bucket_width(_default_delta(G, info) if delta is None else delta, info, G.n)
+            if W.dtype.kind == "i":
+                delta = integer_width(delta, info, G.n)
         else:
             method = "bellman_ford"
-        d, stats = _sssp_strategy(G, W, source, strategy, delta)
-        parent = _parents(G, W, d, source) if parents else None
-        return SSSPResult(d, parent, method, stats["rounds"], delta, f"strategy:{strategy}", stats["launches"],
-                          stats["host_syncs"], strategy, stats["edges_examined"], stats["worklist_entries"])
-    if method == "auto":
-        method = "bellman_ford" if negative else "delta_stepping"
-    used = "fused" if use_fused(G, engine, "sssp", _algebra_only(method)) else "algebra"
-    stats = {"launches": None, "host_syncs": None}
-    if method == "delta_stepping":
-        if negative:
-            raise InvalidValue(f"sssp: delta-stepping needs non-negative weights; the smallest is {wmin} "
-                               "(use method='bellman_ford')")
-        if delta is None:
-            delta = G.cached("delta", lambda: auto_delta(W, G))
-        else:
-            _check_delta(delta)
-        if used == "fused":
-            d, rounds, stats = _sssp_fused(G, W, source, delta)
-        else:
-            d, rounds = delta_stepping(G, W, source, float(delta))
+        d, stats = _engines.strategy(G, W, source, strategy, delta)
+        result = SSSPResult(d, None, method, stats["rounds"], delta, f"strategy:{strategy}", stats["launches"],
+                            stats["host_syncs"], strategy, stats["edges_examined"], stats["worklist_entries"])
     else:
-        d, rounds = bellman_ford(G, W, source)
-        delta = None
-    parent = _parents(G, W, d, source) if parents else None
-    return SSSPResult(d, parent, method, rounds, delta, used, stats["launches"], stats["host_syncs"])
+        if method == "auto":
+            method = "bellman_ford" if negative else "delta_stepping"
+        gpu = W.device == "gpu"
+        used = "fused" if use_fused(G, engine, "sssp", (gpu and method != "delta_stepping",
+                                                         f"method {method!r} is an algebra method on the GPU"),
+                                    cpu=True) else "algebra"
+        stats = {"launches": None, "host_syncs": None}
+        if method == "delta_stepping":
+            if negative:
+                raise InvalidValue(f"sssp: delta-stepping needs non-negative weights; the smallest is {info.wmin} "
+                                   "(use method='bellman_ford')")
+            delta = bucket_width(_default_delta(G, info) if delta is None else delta, info, G.n)
+            width = integer_width(delta, info, G.n) if W.dtype.kind == "i" else delta
+            if used == "fused":
+                d, rounds, stats = (_engines.fused_gpu(W, source, width) if gpu
+                                    else _engines.cpu_delta_stepping(G, W, source, width, info.top))
+            else:
+                d, rounds = delta_stepping(G, W, source, width)
+        else:
+            delta = None
+            if used == "fused":
+                d, rounds = _engines.cpu_bellman_ford(G, W, source, info)
+            else:
+                d, rounds = bellman_ford(G, W, source)
+        result = SSSPResult(d, None, method, rounds, delta, used, stats["launches"], stats["host_syncs"])
+    if info.unbounded:
+        _fill_unbounded(G, result.distance, source)
+    if parents:
+        result.parent = _parents(G, info.W, result.distance, source)
+    return result
 
 
-__all__ = ["sssp", "SSSPResult", "bellman_ford", "delta_stepping", "auto_delta", "STRATEGIES"]
+def _default_delta(G, info):
+    return G.cached("delta", lambda: auto_delta(info.Wf, G))
+
+
+__all__ = ["sssp", "SSSPResult", "bellman_ford", "delta_stepping", "auto_delta", "bucket_width", "integer_width",
+           "STRATEGIES"]

@@ -92,7 +92,8 @@ def _relax(d, du, v, w, floor, source):
         low = du < floor - np.minimum(w, 0)
         if low.any():
             raise _negative_cycle(source, "a distance fell below minus the largest weight times n - 1")
-    cand = du + w
+    with np.errstate(over="ignore"):  # a float sum beyond the largest float is +inf: no path
+        cand = du + w
     better = np.flatnonzero(cand < d[v])
     if better.shape[0] > 1:
         # among the candidates for one v, a call lowers d(v) when every earlier one is larger:
@@ -210,7 +211,8 @@ def near_far(indptr, indices, weights, source, delta):
             u, p = _expand(indptr, near)
             edges += p.shape[0]
             v = indices[p]
-            cand = d[u] + weights[p]
+            with np.errstate(over="ignore"):
+                cand = d[u] + weights[p]
             better = _relax(d, d[u], v, weights[p], None, source)
             to_near = cand[better] < thr
             # the near pile is deduplicated per round, the far pile per split (per-vertex stamps)
@@ -223,7 +225,10 @@ def near_far(indptr, indices, weights, source, delta):
         if not left.shape[0]:
             break
         splits += 1
-        thr = d[left].min() + weights.dtype.type(delta)
+        low = d[left].min()
+        thr = low + weights.dtype.type(delta)
+        if not thr > low:  # delta below the spacing of the floats at low: the next float up
+            thr = np.nextafter(low, np.inf)
         near, far = left[d[left] < thr], left[d[left] >= thr]
     return d, {"rounds": rounds, "edges_examined": edges, "worklist_entries": entries, "splits": splits}
 

@@ -501,6 +501,8 @@ def _near_far(r, delta):
             break
         splits += 1
         thr = r.dt(low + delta)
+        if not thr > low:  # delta below the spacing of the floats at low: the next float up
+            thr = r.dt(np.nextafter(low, np.inf))
         stamp_id += 1
         epoch += 1
         r.ctl[_LIST_A:_LIST_A + 2] = 0
