@@ -163,8 +163,10 @@ def test_fused_bfs_on_kronecker_matches_algebra_trace(scale):
 @gpu
 def test_fused_bfs_refuses_what_it_cannot_do():
     A = sr.generators.kronecker(6)
+    # on the CPU "fused" is the whole-search CPU engine: the same levels as the GPU's
+    assert sr.algorithms.bfs(A, 0, engine="fused").level.isequal(sr.algorithms.bfs(A.to("gpu"), 0).level.to("cpu"))
     with pytest.raises(sr.InvalidValue, match="on the CPU"):
-        sr.algorithms.bfs(A, 0, engine="fused")
+        sr.algorithms.coloring(A, engine="fused")
     with pytest.raises(sr.InvalidValue, match="edge"):
         sr.algorithms.bfs(A.to("gpu"), 0, engine="fused", direction="edge")
     with pytest.raises(sr.InvalidValue, match="engine must be one of"):
