@@ -111,21 +111,21 @@ def write(out, tk, tv, shape, mask, accum, replace, positions=None, masked=False
             inside = _sp.member(positions, tk) if inside_fn is None else inside_fn(tk)
             tk, tv = tk[inside], tv[inside]
         if accum is None:
-            zk, zv = tk, _dt.cast(tv, out.dtype, "result")
+            zk, zv = tk, _dt.cast(tv, out.dtype, "result", wrap_integers=True)
         else:
             hit, cv = out._values_at(positions)
             zt = accum.output_dtype(cv.dtype, tv.dtype)
             zk, zv = _sp.union(positions[hit], cv, tk, tv, accum, zt)
-            zv = _dt.cast(zv, out.dtype, f"result of accum {accum.name}")
+            zv = _dt.cast(zv, out.dtype, f"result of accum {accum.name}", wrap_integers=True)
         out._apply_delta(positions, zk, zv)
         return out
     ck, cv = out._keys()
     if accum is None:
-        zk, zv = tk, _dt.cast(tv, out.dtype, "result")
+        zk, zv = tk, _dt.cast(tv, out.dtype, "result", wrap_integers=True)
     else:
         zt = accum.output_dtype(cv.dtype, tv.dtype)
         zk, zv = _sp.union(ck, cv, tk, tv, accum, zt)
-        zv = _dt.cast(zv, out.dtype, f"result of accum {accum.name}")
+        zv = _dt.cast(zv, out.dtype, f"result of accum {accum.name}", wrap_integers=True)
     if mask is None:
         rk, rv = zk, zv
     else:

@@ -157,11 +157,12 @@ def assign(out, u, indices=None, *, mask=None, accum=None, replace=False):
     ck, cv = out._keys()
     in_region = region.contains(ck)
     if accum is None:
-        zk, zv = mk, _dt.cast(mv, out.dtype, f"{what} values")
+        zk, zv = mk, _dt.cast(mv, out.dtype, f"{what} values", wrap_integers=True)
     else:
         zk, zv = _sp.union(ck[in_region], cv[in_region], mk, mv, accum,
                            accum.output_dtype(out.dtype, mv.dtype))
-        zv = _dt.cast(zv, out.dtype, f"{what} result of accum {accum.name}")
+        zv = _dt.cast(zv, out.dtype, f"{what} result of accum {accum.name}",
+                      wrap_integers=True)
     zk, zv = _sp.merge_disjoint(ck[~in_region], cv[~in_region], zk, zv)
     return _write.write(out, zk, zv, out.shape, mask, None, replace)
 

@@ -181,7 +181,7 @@ class Matrix:
                 vals = vals[: starts.shape[0]].copy()  # x op x = x: nothing to combine
             else:
                 vals = _dt.cast(reduce_runs(op, vals if uniform else vals[order], starts), vals.dtype,
-                                "dup_op result")
+                                "dup_op result", wrap_integers=True)
             keys = keys[starts]
         elif count and not uniform:
             vals = vals[order]

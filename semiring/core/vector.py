@@ -398,4 +398,4 @@ def _build(keys, vals, dup_op, describe):
         order = np.argsort(keys, kind="stable")
         vals = vals[order]
     combined = reduce_runs(op, vals, starts)
-    return sorted_keys[starts], _dt.cast(combined, vals.dtype, "dup_op result")
+    return sorted_keys[starts], _dt.cast(combined, vals.dtype, "dup_op result", wrap_integers=True)

@@ -107,8 +107,8 @@ class BinaryOp:
             return pick.astype(np.int64, copy=False)
         xp = _dt._xp(x)
         t = self.input_dtype(x.dtype, y.dtype)
-        x = _dt.cast(x, t, f"first input of {self.name}")
-        y = _dt.cast(y, t, f"second input of {self.name}")
+        x = _dt.cast(x, t, f"first input of {self.name}", wrap_integers=True)
+        y = _dt.cast(y, t, f"second input of {self.name}", wrap_integers=True)
         with np.errstate(all="ignore"):
             z = xp.asarray(self._func(xp, x, y))
         out = self.output_dtype(t, t)
@@ -157,7 +157,7 @@ class UnaryOp:
     def eval(self, x):
         xp = _dt._xp(x)
         t = self.domain or x.dtype
-        x = _dt.cast(x, t, f"input of {self.name}")
+        x = _dt.cast(x, t, f"input of {self.name}", wrap_integers=True)
         with np.errstate(all="ignore"):
             z = xp.asarray(self._func(xp, x))
         if z.shape != x.shape:

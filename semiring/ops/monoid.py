@@ -107,7 +107,7 @@ class Monoid:
         Returns one value per run, in ``domain_for(values.dtype)``.
         """
         d = self.domain_for(values.dtype)
-        values = _dt.cast(values, d, f"input of monoid {self.name}")
+        values = _dt.cast(values, d, f"input of monoid {self.name}", wrap_integers=True)
         if len(starts) == 0:
             return values[:0]
         if self.is_any:
@@ -137,7 +137,7 @@ def reduce_runs(op, values, starts):
     if op.output_dtype(d, d) != d:
         raise DomainMismatch(f"reduce with {op.name}: the operator maps {d.name} to "
                              f"{op.output_dtype(d, d).name}; a reduction needs the same type in and out")
-    values = _dt.cast(values, d, f"input of {op.name}")
+    values = _dt.cast(values, d, f"input of {op.name}", wrap_integers=True)
     if xp is not np:
         from ..backends.gpu.reduce import segment_fold
 

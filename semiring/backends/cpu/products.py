@@ -338,7 +338,7 @@ def mxm_count_masked(A, B, semiring, mask_keys):
         if C.nnz:
             local = np.repeat(np.arange(chunk.shape[0]), np.diff(C.indptr))
             out_k.append(chunk[local] * n + C.indices)
-            out_v.append(_dt.cast(C.data, z, f"result of {semiring.name}"))
+            out_v.append(_dt.cast(C.data, z, f"result of {semiring.name}", wrap_integers=True))
     if not out_k:
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=z)
     return np.concatenate(out_k), np.concatenate(out_v)
