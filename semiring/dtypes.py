@@ -33,7 +33,8 @@ def lookup(dtype, what="dtype") -> np.dtype:
     except TypeError as exc:
         raise DomainMismatch(f"{what}: expected one of {_NAMES}; given {dtype!r}") from exc
     if d not in SUPPORTED:
-        raise DomainMismatch(f"{what}: expected one of {_NAMES}; given {d.name}")
+        kind = {"U": " (strings)", "S": " (bytes)", "O": " (Python objects)"}.get(d.kind, "")
+        raise DomainMismatch(f"{what}: expected one of {_NAMES}; given {d.name if d.kind in 'biufc' else d}{kind}")
     return d
 
 
@@ -216,7 +217,30 @@ def scalar(value, dtype, what="scalar"):
     return cast(arr.reshape(1), dtype, what)[0]
 
 
-def scalar_dtype(value) -> np.dtype:
+def fill_dtype(dtype, fill_value, what="fill_value") -> np.dtype:
+    """The dtype of a dense array holding values of ``dtype`` and ``fill_value``:
+    ``numpy.result_type`` of the two (a Python float with an integer dtype gives float64).
+
+    Raises
+    ------
+    DomainMismatch
+        ``fill_value`` is not a bool or number scalar (a string, None, an array).
+    InvalidValue
+        ``fill_value`` is a Python integer outside the range of ``dtype``.
+    """
+    d = scalar_dtype(fill_value, what)
+    if isinstance(fill_value, np.generic) or isinstance(fill_value, bool):
+        return lookup(np.result_type(np.dtype(dtype), d), what)
+    r = lookup(np.result_type(np.dtype(dtype), fill_value), what)  # a Python scalar adapts to dtype
+    if isinstance(fill_value, int) and r.kind in "iu":
+        info = np.iinfo(r)
+        if not info.min <= fill_value <= info.max:
+            raise InvalidValue(f"{what}: {fill_value} does not fit {r.name} (integers in [{info.min}, "
+                               f"{info.max}]); give a value it holds, or a float for a float64 result")
+    return r
+
+
+def scalar_dtype(value, what=None) -> np.dtype:
     """The dtype semiring gives a Python scalar: bool, int64 or float64 (or the NumPy scalar's own)."""
     if isinstance(value, np.generic):
         return lookup(value.dtype)
@@ -226,7 +250,8 @@ def scalar_dtype(value) -> np.dtype:
         return INT64
     if isinstance(value, float):
         return FLOAT64
-    raise DomainMismatch(f"expected a number or bool scalar; given {value!r}")
+    prefix = f"{what}: " if what else ""
+    raise DomainMismatch(f"{prefix}expected a number or bool scalar; given {value!r}"[:300])
 
 
 def _xp(arr):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtypes as _dt
-from ..backends._xp import asnumpy
+from ..backends._xp import asnumpy, xp_of
 from ..exceptions import DimensionMismatch, DomainMismatch, IndexOutOfBound, InvalidValue
 
 DEVICES = ("cpu", "gpu", "auto")
@@ -43,9 +43,22 @@ def dimension(n, what):
     return int(n)
 
 
+def host_array(x, what):
+    """A NumPy array of ``x``: a CuPy array copied to the host, anything else through
+    ``numpy.asarray``; InvalidValue when NumPy cannot make one array of it (ragged nested
+    lists, objects that fail to convert)."""
+    if xp_of(x) is not np:
+        return asnumpy(x)
+    try:
+        return np.asarray(x)
+    except (ValueError, TypeError, OverflowError) as exc:
+        raise InvalidValue(f"{what}: expected an array (a rectangular nested list of numbers); given "
+                           f"{type(x).__name__} that NumPy cannot convert: {exc}") from exc
+
+
 def index_array(idx, n, what):
     """Convert to a 1-d int64 (host) array and check 0 <= idx < n."""
-    arr = asnumpy(idx)
+    arr = host_array(idx, what)
     if arr.ndim != 1:
         raise InvalidValue(f"{what}: expected a 1-d array of indices; given shape {arr.shape}")
     if arr.size == 0:
@@ -70,7 +83,7 @@ def values_array(values, count, dtype, what):
     if values is None:
         d = _dt.BOOL if dtype is None else _dt.lookup(dtype, f"{what} dtype")
         return np.ones(count, dtype=d)
-    arr = asnumpy(values)
+    arr = host_array(values, what)
     if arr.dtype.kind not in "biuf":
         raise DomainMismatch(f"{what}: expected bool, integer or float values; given dtype {arr.dtype}")
     if arr.ndim == 0:

@@ -574,15 +574,39 @@ class Matrix:
         return cxs.csr_matrix((vals, indices, indptr), shape=self.shape, copy=False)
 
     def to_dense(self, fill_value=None):
-        """Dense 2-d array; absent positions take ``fill_value`` (InvalidValue if None and any is absent)."""
+        """Dense 2-d array; absent positions take ``fill_value``.
+
+        Parameters
+        ----------
+        fill_value : bool or number, optional
+            The value of absent positions; None requires every position to be present.
+
+        Returns
+        -------
+        numpy.ndarray on the CPU, cupy.ndarray on the GPU, shape (nrows, ncols)
+            Of dtype ``numpy.result_type(dtype, fill_value)``.
+
+        Raises
+        ------
+        InvalidValue
+            Some position is absent and ``fill_value`` is None; an integer ``fill_value``
+            outside the result type.
+        DomainMismatch
+            ``fill_value`` is not a bool or number.
+        OutOfMemory
+            The dense array would not fit in the memory free now.
+        """
+        from .._memory import require
+
+        what = "Matrix.to_dense"
+        d = self._dtype if fill_value is None else _dt.fill_dtype(self._dtype, fill_value, f"{what} fill_value")
+        if fill_value is None and self.nvals != self.size:
+            raise InvalidValue(f"{what}: {self.size - self.nvals} of {self.size} positions are absent; give fill_value")
+        require(self.size * d.itemsize, f"{what}: a dense {self._nrows} x {self._ncols} {d.name} array", self._device)
         if fill_value is None:
-            if self.nvals != self.size:
-                raise InvalidValue(
-                    f"Matrix.to_dense: {self.size - self.nvals} of {self.size} positions are absent; give fill_value"
-                )
-            out = xp_of(self._values).zeros(self.shape, dtype=self._dtype)
+            out = xp_of(self._values).zeros(self.shape, dtype=d)
         else:
-            out = xp_of(self._values).full(self.shape, fill_value, dtype=np.result_type(self._dtype, fill_value))
+            out = xp_of(self._values).full(self.shape, fill_value, dtype=d)
         out[self._row_ids(), self._indices] = self._values
         return out
 

@@ -293,8 +293,19 @@ class Vector:
         Raises
         ------
         InvalidValue
-            Some position is absent and ``fill_value`` is None.
+            Some position is absent and ``fill_value`` is None; an integer ``fill_value``
+            outside the result type.
+        DomainMismatch
+            ``fill_value`` is not a bool or number.
+        OutOfMemory
+            The dense array would not fit in the memory free now.
         """
+        from .._memory import require
+
+        what = "Vector.to_dense"
+        d = self._dtype if fill_value is None else _dt.fill_dtype(self._dtype, fill_value, f"{what} fill_value")
+        require(self._size * (d.itemsize + self._dtype.itemsize + 1), f"{what}: a dense array of {self._size} "
+                f"{d.name} values", self._device)
         present, dense = self._bitmap()
         if fill_value is None:
             if not present.all():
@@ -303,7 +314,7 @@ class Vector:
                     "give fill_value"
                 )
             return dense.copy()
-        out = xp_of(dense).full(self._size, fill_value, dtype=np.result_type(self._dtype, fill_value))
+        out = xp_of(dense).full(self._size, fill_value, dtype=d)
         out[present] = dense[present]
         return out
 

@@ -11,17 +11,83 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtypes as _dt
-from ..exceptions import DomainMismatch, InvalidValue
+from ..exceptions import DomainMismatch, InvalidValue, SemiringError
 
 _POSITIONAL = ("firsti", "firstj", "secondi", "secondj")
 
 
-def _user_func(func, vectorized, nargs):
-    """Adapt a user function f(x, y) to the internal signature f(xp, x, y)."""
-    if vectorized:
-        return lambda xp, *args: func(*args)
-    vec = np.vectorize(func)
-    return lambda xp, *args: vec(*args) if all(a.size for a in args) else np.empty(0, dtype=args[0].dtype)
+def _user_func(func, vectorized, name):
+    """Adapt a user function f(x, y, ...) to the internal signature f(xp, x, y, ...).
+
+    Its result is checked (:func:`_user_result`); an exception it raises becomes InvalidValue
+    naming the operator (SemiringErrors pass through). A scalar function (``vectorized=False``)
+    is applied element by element and its results collected as Python values, so that their
+    common type is inferred from all of them, not from the first (``numpy.vectorize`` would
+    truncate ``[1, 0.5]`` to ``[1, 0]``)."""
+    if not vectorized:
+        elementwise = np.vectorize(func, otypes=[object])
+
+        def func_(x, *rest):
+            if not x.size:
+                return np.empty(0, dtype=x.dtype)
+            return _collect(elementwise(np.asarray(x), *(np.asarray(a) for a in rest)))
+    else:
+        func_ = func
+
+    def call(xp, *args):
+        try:
+            z = func_(*args)
+        except SemiringError:
+            raise
+        except Exception as exc:
+            raise InvalidValue(f"operator {name}: its function raised {type(exc).__name__}: {exc}") from exc
+        return _user_result(xp, z, args[0].shape, name)
+
+    return call
+
+
+def _collect(objs):
+    """A NumPy array of the Python values in object array ``objs``, in their common type."""
+    try:
+        return np.asarray(objs.tolist())
+    except (TypeError, ValueError):
+        return objs
+
+
+def _describe(z):
+    if z is None:
+        return "None"
+    shape = getattr(z, "shape", None)
+    dtype = getattr(z, "dtype", None)
+    if shape is not None and dtype is not None:
+        first = ""
+        if getattr(z, "size", 0) and dtype.kind not in "biuf":
+            flat = np.asarray(z).ravel()
+            odd = [v for v in flat[:10000] if not isinstance(v, (bool, int, float, np.number, np.bool_))]
+            first = f", holding {odd[0]!r}" if odd else f", first element {flat[0]!r}"
+        return f"an array of dtype {dtype} and shape {tuple(shape)}{first}"
+    return f"{type(z).__name__} {z!r}"[:200]
+
+
+def _user_result(xp, z, shape, name):
+    """The array a user function returned, checked: numbers or bools of ``shape`` (a scalar is
+    broadcast to it); otherwise DomainMismatch (not numbers: None, strings, objects) or
+    InvalidValue (another shape), naming the operator and what it returned."""
+    given = _describe(z)
+    try:
+        arr = xp.asarray(z)
+    except Exception as exc:
+        raise DomainMismatch(f"operator {name}: expected its function to return bool, integer or float values "
+                             f"of shape {shape}; it returned {given}") from exc
+    if arr.dtype.kind not in "biuf":
+        raise DomainMismatch(f"operator {name}: expected its function to return bool, integer or float values "
+                             f"of shape {shape}; it returned {given}")
+    if arr.shape != tuple(shape):
+        if arr.ndim != 0:
+            raise InvalidValue(f"operator {name}: expected its function to return values of shape {tuple(shape)} "
+                               f"(one per entry); it returned {given}")
+        arr = xp.broadcast_to(arr, shape)
+    return arr
 
 
 def _resolve_output(output, in_dtype, name):
@@ -64,7 +130,7 @@ class BinaryOp:
         if not callable(func):
             raise InvalidValue(f"BinaryOp: expected a callable func(x, y); given {func!r}")
         self.name = name or getattr(func, "__name__", "user_binary")
-        self._func = func if _internal else _user_func(func, vectorized, 2)
+        self._func = func if _internal else _user_func(func, vectorized, self.name)
         self._output = output
         self.domain = None if domain is None else _dt.lookup(domain, f"domain of {self.name}")
         self.cuda = cuda
@@ -139,7 +205,7 @@ class UnaryOp:
         if not callable(func):
             raise InvalidValue(f"UnaryOp: expected a callable func(x); given {func!r}")
         self.name = name or getattr(func, "__name__", "user_unary")
-        self._func = func if _internal else _user_func(func, vectorized, 1)
+        self._func = func if _internal else _user_func(func, vectorized, self.name)
         self._output = output
         self.domain = None if domain is None else _dt.lookup(domain, f"domain of {self.name}")
         self.cuda = cuda
@@ -190,13 +256,7 @@ class IndexUnaryOp:
         if not callable(func):
             raise InvalidValue(f"IndexUnaryOp: expected a callable func(x, i, j, thunk); given {func!r}")
         self.name = name or getattr(func, "__name__", "user_indexunary")
-        if _internal:
-            self._func = func
-        elif vectorized:
-            self._func = lambda xp, x, i, j, t: func(x, i, j, t)
-        else:
-            vec = np.vectorize(func)
-            self._func = lambda xp, x, i, j, t: vec(x, i, j, t) if x.size else np.empty(0, dtype=x.dtype)
+        self._func = func if _internal else _user_func(func, vectorized, self.name)
         self._output = output
         self.structural = structural
         self.cuda = cuda
