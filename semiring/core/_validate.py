@@ -35,11 +35,18 @@ def xp_for(dev):
     return np
 
 
+#: Dimensions are below 2**63: indices are int64.
+MAX_DIMENSION = 2**63 - 1
+
+
 def dimension(n, what):
+    """``n`` as a Python int, checked to be an integer in ``[0, 2**63)``."""
     if isinstance(n, (bool, np.bool_)) or not isinstance(n, (int, np.integer)):
-        raise InvalidValue(f"{what}: expected a non-negative integer; given {n!r}")
+        raise InvalidValue(f"{what}: expected a non-negative integer; given {n!r}"[:300])
     if n < 0:
         raise InvalidValue(f"{what}: expected a non-negative integer; given {n}")
+    if n > MAX_DIMENSION:
+        raise InvalidValue(f"{what}: expected a non-negative integer below 2**63; given {n}")
     return int(n)
 
 

@@ -13,7 +13,7 @@ from .. import dtypes as _dt
 from ..backends._xp import repeat, xp_of
 from ..backends.cpu import sparse as _sp
 from ..exceptions import DimensionMismatch, InvalidValue
-from . import _args, _write
+from . import _args, _hyper, _rows, _write
 from . import _validate as _v
 from .matrix import Matrix
 from .vector import Vector
@@ -206,35 +206,53 @@ def extract(x, rows=None, cols=None, *, mask=None, accum=None, replace=False, ou
         I = _args.index_list(rows, x.size, f"{what} indices")
         shape = (I.size,)
         mask, accum = _write.prepare(out, shape, mask, accum, replace, what)
-        present, dense = x._bitmap()
-        I = xp_of(present).asarray(I)
-        hit = present[I]
-        tk = xp_of(present).flatnonzero(hit)
-        tv = dense[I[hit]]
+        _v.same_device(x, out, None if mask is None else mask.parent)
+        I = _v.xp_for(x.device).asarray(I)
+        hit, tv = x._values_at(I)
+        tk = xp_of(hit).flatnonzero(hit)
         return _write.write(out, tk, tv, shape, mask, accum, replace)
-    row_scalar = isinstance(rows, (int, np.integer)) and not isinstance(rows, bool)
-    col_scalar = isinstance(cols, (int, np.integer)) and not isinstance(cols, bool)
+    row_scalar = isinstance(rows, (int, np.integer)) and not isinstance(rows, (bool, np.bool_))
+    col_scalar = isinstance(cols, (int, np.integer)) and not isinstance(cols, (bool, np.bool_))
     if row_scalar and col_scalar:
         raise InvalidValue(f"{what}: one row and one column is a single entry; use A.get(row, col)")
     if col_scalar:  # a column: rows of the transpose
-        I = _args.index_list(rows, x.nrows, f"{what} rows")
+        if not _args.covers_all(rows, x.nrows, f"{what} rows"):
+            _args.index_list(rows, x.nrows, f"{what} rows")  # (checked here for the message)
         (j,) = _args.index_list(cols, x.ncols, f"{what} col")
-        return extract(x.T, j, I, mask=mask, accum=accum, replace=replace, out=out)
-    I = _args.index_list(rows, x.nrows, f"{what} rows")
-    J = _args.index_list(cols, x.ncols, f"{what} cols")
-    shape = (J.size,) if row_scalar else (I.size, J.size)
+        return extract(x.T, j, rows, mask=mask, accum=accum, replace=replace, out=out)
+    # I or J covering every row or column in order is taken as "all" (no index list is built)
+    iall = not row_scalar and _args.covers_all(rows, x.nrows, f"{what} rows")
+    jall = _args.covers_all(cols, x.ncols, f"{what} cols")
+    I = None if iall else _args.index_list(rows, x.nrows, f"{what} rows")
+    J = None if jall else _args.index_list(cols, x.ncols, f"{what} cols")
+    ni, nj = (x.nrows if iall else I.size), (x.ncols if jall else J.size)
+    shape = (nj,) if row_scalar else (ni, nj)
     mask, accum = _write.prepare(out, shape, mask, accum, replace, what)
-    xp = xp_of(x._indptr)
-    I, J = xp.asarray(I), xp.asarray(J)
-    counts = x._indptr[I + 1] - x._indptr[I]
-    pos = _sp.ragged_arange(x._indptr[I], counts)
-    s = repeat(xp.arange(I.size, dtype=np.int64), counts)
-    jorder = xp.argsort(J, kind="stable") if xp is np else xp.argsort(J)
-    jsorted = J[jorder]
-    c = x._indices[pos].astype(np.int64, copy=False)
-    lo = xp.searchsorted(jsorted, c, side="left")
-    cnt = xp.searchsorted(jsorted, c, side="right") - lo
-    t = jorder[_sp.ragged_arange(lo, cnt)]
-    keys = repeat(s, cnt) * J.size + t
-    tk, tv = _sp.sort_by_key(keys, repeat(x._values[pos], cnt))
+    _v.same_device(x, out, None if mask is None else mask.parent)
+    xp = xp_of(x._indices)
+    if iall:  # every entry; result row = its row
+        s, c, v = x._row_ids(), x._indices.astype(np.int64, copy=False), x._values
+    else:  # the entries of rows I, result row t for I[t]
+        I = xp.asarray(I)
+        starts, counts = _rows.ranges(x._rowptr, I)
+        pos = _sp.ragged_arange(starts, counts)
+        s = repeat(xp.arange(I.size, dtype=np.int64), counts)
+        c, v = x._indices[pos].astype(np.int64, copy=False), x._values[pos]
+    if jall:  # (s, c) is row-major already
+        r, t = s, c
+    else:  # each entry goes to every position t with J[t] == its column
+        J = xp.asarray(J)
+        jorder = xp.argsort(J, kind="stable") if xp is np else xp.argsort(J)
+        jsorted = J[jorder]
+        lo = xp.searchsorted(jsorted, c, side="left")
+        cnt = xp.searchsorted(jsorted, c, side="right") - lo
+        t = jorder[_sp.ragged_arange(lo, cnt)]
+        r, v = repeat(s, cnt), repeat(v, cnt)
+    if row_scalar:
+        tk, tv = (t, v) if jall else _sp.sort_by_key(t, v)
+        return _write.write(out, tk, tv, shape, mask, accum, replace)
+    if _hyper.huge(shape):
+        return _hyper.write(out, _hyper.from_pairs(r, t, v, *shape), mask, accum, replace)
+    keys = r * nj + t
+    tk, tv = (keys, v) if jall else _sp.sort_by_key(keys, v)
     return _write.write(out, tk, tv, shape, mask, accum, replace)

@@ -8,7 +8,8 @@ from dataclasses import dataclass
 from ..backends._xp import xp_of
 from ..backends.cpu import products as _k
 from ..exceptions import DimensionMismatch, InvalidValue
-from . import _args, _write
+from . import _args, _hyper, _write
+from . import _rows as _rowptr
 from . import _validate as _v
 from .matrix import Matrix
 from .vector import Vector
@@ -227,6 +228,14 @@ def mxm(A, B, semiring, *, mask=None, accum=None, replace=False, out=None):
     s.output_dtype(A.dtype, B.dtype)
     shape = (A.nrows, B.ncols)
     mask, accum = _write.prepare(out, shape, mask, accum, replace, what)
+    _v.same_device(A, B, out, None if mask is None else mask.parent)
+    mats = (A, B, out, None if mask is None else mask.parent)
+    if _hyper.huge(A.shape, B.shape, shape) or any(M is not None and _rowptr.is_hyper(M._rowptr) for M in mats):
+        # hypersparse operands: multiply their compressed forms (the kernels index rows directly)
+        def step(axes, a, b, **w):
+            return mxm(a, b, _hyper.reindexed_semiring(s, axes), **w)
+
+        return _hyper.run(step, [(A, (0, 2)), (B, (2, 1))], shape, out, mask, accum, replace, naxes=3)
     if mask is not None and not mask.complement and A.device == "cpu" and _k.counts_terms(s):
         # plus.pair under a mask (triangle counting): SciPy's compiled SpGEMM, then the mask
         tk, tv = _k.mxm_count_masked(A, B, s, mask.true_keys())
