@@ -35,10 +35,11 @@ def huge(*shapes):
 class Axis:
     """The sorted distinct ids (int64) of one dimension that some operands use."""
 
-    def __init__(self, parts, xp=None):
-        xp = xp or xp_of(parts[0])
-        ids = xp.sort(xp.concatenate([p.astype(np.int64, copy=False) for p in parts])) if parts else \
-            xp.zeros(0, dtype=np.int64)
+    def __init__(self, parts, xp=np):
+        if parts:
+            ids = xp.sort(xp.concatenate([xp.asarray(p).astype(np.int64, copy=False) for p in parts]))
+        else:
+            ids = xp.zeros(0, dtype=np.int64)
         if ids.shape[0] > 1:
             keep = xp.ones(ids.shape[0], dtype=bool)
             keep[1:] = ids[1:] != ids[:-1]
@@ -79,21 +80,28 @@ def from_pairs(rows, cols, vals, nrows, ncols):
     return Matrix._from_csr(nrows, ncols, vals.dtype, _rows.from_rows(rows, nrows), cols, vals[order])
 
 
-def run(fn, operands, shape, out, mask, accum, replace, naxes=2):
+def run(fn, operands, shape, out, mask, accum, replace, naxes=2, extra=None):
     """``fn(axes, *small, mask=, accum=, replace=, out=)`` on compressed operands, the result
     mapped back to ``shape`` (written into ``out`` when given, which is returned).
 
-    ``operands`` are ``(matrix, (row axis, column axis))`` with axis numbers in ``range(naxes)``;
-    the result, ``out`` and the mask are on axes (0, 1). Nothing is written into ``out`` unless
-    ``fn`` returns."""
-    parts = [[] for _ in range(naxes)]
+    ``operands`` are ``(matrix, (row axis, column axis))``, each axis a number in
+    ``range(naxes)`` or an :class:`Axis` of its own; the result, ``out`` and the mask are on
+    axes (0, 1). ``extra[a]`` lists more ids that axis ``a`` must hold (index lists).
+    Nothing is written into ``out`` unless ``fn`` returns."""
+    parts = [list(extra[a]) if extra else [] for a in range(naxes)]
     others = [M for M in (out, None if mask is None else mask.parent) if M is not None]
     for M, (ra, ca) in [*operands, *((M, (0, 1)) for M in others)]:
-        parts[ra].append(M._row_ids())
-        parts[ca].append(M._indices)
-    xp = xp_of(operands[0][0]._indices)
+        if isinstance(ra, int):
+            parts[ra].append(M._row_ids())
+        if isinstance(ca, int):
+            parts[ca].append(M._indices)
+    xp = xp_of((operands[0][0] if operands else others[0])._indices)
     axes = [Axis(p, xp) for p in parts]
-    small = [compress(M, axes[ra], axes[ca]) for M, (ra, ca) in operands]
+
+    def axis(a):
+        return axes[a] if isinstance(a, int) else a
+
+    small = [compress(M, axis(ra), axis(ca)) for M, (ra, ca) in operands]
     small_out = None if out is None else compress(out, axes[0], axes[1])
     small_mask = None if mask is None else Mask(compress(mask.parent, axes[0], axes[1]), mask.structural,
                                                 mask.complement)

@@ -77,10 +77,13 @@ class _Region:
 
     def keys(self):
         """Every position of the region, sorted."""
+        from .._memory import require
+
         if not self.matrix:
             return self.xp.arange(self.n, dtype=np.int64) if self.rset is None else self.rset
         rows = self.xp.arange(self.n, dtype=np.int64) if self.rset is None else self.rset
         cols = self.xp.arange(self.ncols, dtype=np.int64) if self.cset is None else self.cset
+        require(rows.size * cols.size * 8 * 3, f"assign: the {rows.size} x {cols.size} positions of the region")
         return (rows[:, None] * self.ncols + cols[None, :]).ravel()
 
     def map_u(self, u, what):
@@ -140,6 +143,8 @@ def assign(out, u, indices=None, *, mask=None, accum=None, replace=False):
         raise InvalidValue(f"{what}: a Vector out takes a Vector or scalar u; given a Matrix")
     if isinstance(out, Matrix) and isinstance(u, Vector):
         raise InvalidValue(f"{what}: a Matrix out takes a Matrix or scalar u; given a Vector")
+    if isinstance(out, Matrix) and _hyper.huge(out.shape):
+        return _assign_huge(out, u, indices, mask, accum, replace, what)
     region = _Region(out, indices, what)
     mask, accum = _write.prepare(out, out.shape, mask, accum, replace, what)
     scalar = None if isinstance(u, (Vector, Matrix)) else _args.bound_scalar(u, out.dtype, f"{what} scalar")
@@ -165,6 +170,43 @@ def assign(out, u, indices=None, *, mask=None, accum=None, replace=False):
                       wrap_integers=True)
     zk, zv = _sp.merge_disjoint(ck[~in_region], cv[~in_region], zk, zv)
     return _write.write(out, zk, zv, out.shape, mask, None, replace)
+
+
+def _assign_huge(out, u, indices, mask, accum, replace, what):
+    """``assign`` into a Matrix of 2**63 or more positions: on coordinates compressed to the ids
+    that out, the mask, the index lists and u use (see ``_hyper``). A dimension given as "all"
+    (None or ``[:]``) stays "all" for a Matrix u (whose entries then give the ids); a scalar
+    needs its positions listed, so "all" of a huge dimension raises OutOfMemory."""
+    if indices is None:
+        indices = (None, None)
+    if not (isinstance(indices, tuple) and len(indices) == 2):
+        raise InvalidValue(f"{what}: a Matrix out needs indices=(rows, cols); given {indices!r}")
+    is_matrix = isinstance(u, Matrix)
+    lists = []
+    for idx, n, name in ((indices[0], out.nrows, "rows"), (indices[1], out.ncols, "cols")):
+        keep_all = is_matrix and _args.covers_all(idx, n, f"{what} {name}")
+        lists.append(None if keep_all else _args.index_list(idx, n, f"{what} {name}"))
+    I, J = lists
+    if is_matrix and u.shape != (out.nrows if I is None else I.size, out.ncols if J is None else J.size):
+        ni, nj = (out.nrows if I is None else I.size), (out.ncols if J is None else J.size)
+        raise DimensionMismatch(f"{what}: {ni} rows and {nj} cols, so u must be {ni}x{nj}; given {u.nrows}x{u.ncols}")
+    mask, accum = _write.prepare(out, out.shape, mask, accum, replace, what)
+    _v.same_device(out, u if is_matrix else None, None if mask is None else mask.parent)
+    if not is_matrix:
+        _args.bound_scalar(u, out.dtype, f"{what} scalar")
+    xp = _v.xp_for(out.device)
+    lists = [None if lst is None else xp.asarray(lst) for lst in lists]
+    operands = []
+    if is_matrix:  # u keeps its coordinates along a listed dimension (its row t goes to I[t])
+        operands.append((u, tuple(a if lst is None else _hyper.Axis([xp.arange(n, dtype=np.int64)], xp)
+                                  for a, lst, n in zip((0, 1), lists, u.shape))))
+
+    def step(axes, *small, mask, accum, replace, out):
+        idx = tuple(None if lst is None else ax.rank(lst) for ax, lst in zip(axes, lists))
+        return assign(out, small[0] if is_matrix else u, idx, mask=mask, accum=accum, replace=replace)
+
+    return _hyper.run(step, operands, out.shape, out, mask, accum, replace,
+                      extra=[[] if lst is None else [lst] for lst in lists])
 
 
 def _restrict(keys, region):

@@ -232,10 +232,17 @@ def mxm(A, B, semiring, *, mask=None, accum=None, replace=False, out=None):
     mats = (A, B, out, None if mask is None else mask.parent)
     if _hyper.huge(A.shape, B.shape, shape) or any(M is not None and _rowptr.is_hyper(M._rowptr) for M in mats):
         # hypersparse operands: multiply their compressed forms (the kernels index rows directly)
-        def step(axes, a, b, **w):
-            return mxm(a, b, _hyper.reindexed_semiring(s, axes), **w)
+        # (their sizes are at most the entries, so full row pointers cost no more than those)
+        def step(axes, a, b, mask, accum, replace, out):
+            shape = (a.nrows, b.ncols)
+            return _mxm(a, b, _hyper.reindexed_semiring(s, axes), shape, mask, accum, replace, out)
 
         return _hyper.run(step, [(A, (0, 2)), (B, (2, 1))], shape, out, mask, accum, replace, naxes=3)
+    return _mxm(A, B, s, shape, mask, accum, replace, out)
+
+
+def _mxm(A, B, s, shape, mask, accum, replace, out):
+    """The product and the write step of ``mxm`` (arguments checked and normalized)."""
     if mask is not None and not mask.complement and A.device == "cpu" and _k.counts_terms(s):
         # plus.pair under a mask (triangle counting): SciPy's compiled SpGEMM, then the mask
         tk, tv = _k.mxm_count_masked(A, B, s, mask.true_keys())
