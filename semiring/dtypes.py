@@ -30,7 +30,7 @@ def lookup(dtype, what="dtype") -> np.dtype:
     """Return the NumPy dtype for ``dtype`` (a dtype, type or name), or raise DomainMismatch."""
     try:
         d = np.dtype(dtype)
-    except TypeError as exc:
+    except (TypeError, ValueError) as exc:
         raise DomainMismatch(f"{what}: expected one of {_NAMES}; given {dtype!r}") from exc
     if d not in SUPPORTED:
         kind = {"U": " (strings)", "S": " (bytes)", "O": " (Python objects)"}.get(d.kind, "")

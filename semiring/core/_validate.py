@@ -14,8 +14,8 @@ DEVICES = ("cpu", "gpu", "auto")
 def device(dev):
     """Resolve a device name: "cpu", "gpu" (loads CuPy, BackendUnavailable if it cannot) or
     "auto" (the GPU when CuPy finds one, else the CPU)."""
-    if dev not in DEVICES:
-        raise InvalidValue(f"device: expected 'cpu', 'gpu' or 'auto'; given {dev!r}")
+    if not isinstance(dev, str) or dev not in DEVICES:
+        raise InvalidValue(f"device: expected 'cpu', 'gpu' or 'auto'; given {dev!r}"[:300])
     if dev == "cpu":
         return dev
     from ..backends import gpu
@@ -101,8 +101,17 @@ def values_array(values, count, dtype, what):
     return _dt.cast(arr, d, what).copy() if arr.dtype != d else arr.copy()
 
 
+def flag(value, what):
+    """``value`` as a bool; InvalidValue unless it is a bool (Python or NumPy)."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise InvalidValue(f"{what}: expected True or False; given {value!r}"[:300])
+    return bool(value)
+
+
 def same_device(*objs):
-    devs = {o.device for o in objs if o is not None}
+    """InvalidValue if the containers among ``objs`` live on different devices (other
+    objects are ignored: their kind is checked where they are used)."""
+    devs = {o.device for o in objs if isinstance(getattr(o, "device", None), str) and hasattr(o, "nvals")}
     if len(devs) > 1:
         raise InvalidValue(f"operands live on different devices {sorted(devs)}; move them with .to(device)")
 

@@ -19,6 +19,7 @@ from ..backends.cpu import sparse as _sp
 from ..exceptions import DimensionMismatch, InvalidValue
 from ..ops._base import BinaryOp, check_not_positional
 from ..ops.monoid import Monoid
+from . import _validate as _v
 from .mask import Mask
 from .matrix import Matrix
 from .vector import Vector
@@ -60,6 +61,7 @@ def prepare(out, shape, mask, accum, replace, what):
     """
     mask = as_mask(mask, what)
     accum = as_accum(accum, what)
+    replace = _v.flag(replace, f"{what} replace")
     if replace and mask is None:
         raise InvalidValue(f"{what}: replace=True needs a mask (it deletes the entries outside it); given mask=None")
     if mask is not None and mask.shape != shape:

@@ -130,6 +130,8 @@ def apply(x, op, *, left=None, right=None, thunk=None, mask=None, accum=None, re
 
         op = _unary.get(op)
     f = _args.unary_like(op, what)
+    if thunk is not None:
+        _args.thunk(thunk, f"{what} thunk")
     mask, accum = _write.prepare(out, x.shape, mask, accum, replace, what)
     _v.same_device(x, out, None if mask is None else mask.parent)
     if _hyper.huge(x.shape) and (out is not None or mask is not None):
@@ -190,6 +192,7 @@ def select(x, op, thunk=0, *, mask=None, accum=None, replace=False, out=None):
     what = "select"
     _args.container(x, f"{what} x")
     f = _args.indexunary(op, what)
+    _args.thunk(thunk, f"{what} thunk")
     mask, accum = _write.prepare(out, x.shape, mask, accum, replace, what)
     _v.same_device(x, out, None if mask is None else mask.parent)
     if _hyper.huge(x.shape) and (out is not None or mask is not None):

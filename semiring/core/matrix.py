@@ -280,6 +280,7 @@ class Matrix:
         from ._interop import canonical_csr, sparse_kind
 
         what = "Matrix.from_scipy"
+        copy = _v.flag(copy, f"{what} copy")
         kind = sparse_kind(S)
         if kind is None:
             raise InvalidValue(f"{what}: expected a scipy.sparse array or matrix, or a cupyx.scipy.sparse matrix; "
@@ -554,6 +555,7 @@ class Matrix:
         """
         from ._interop import readonly
 
+        copy = _v.flag(copy, "Matrix.to_scipy copy")
         parts = (self._indptr, self._indices, self._values)
         if self._device != "cpu":
             parts = tuple(asnumpy(a) for a in parts)
@@ -604,6 +606,7 @@ class Matrix:
         BackendUnavailable
             CuPy cannot be loaded, or finds no GPU.
         """
+        copy = _v.flag(copy, "Matrix.to_cupyx copy")
         xp = _v.xp_for(_v.device("gpu"))
         import cupyx.scipy.sparse as cxs
 
@@ -701,7 +704,7 @@ class Matrix:
         """Same shape, same stored positions and equal values (NaN equals NaN)."""
         if not isinstance(other, Matrix):
             raise InvalidValue(f"isequal: expected a Matrix; given {type(other).__name__}")
-        if self.shape != other.shape or (check_dtype and self._dtype != other._dtype):
+        if self.shape != other.shape or (_v.flag(check_dtype, "isequal check_dtype") and self._dtype != other._dtype):
             return False
         if self.nvals != other.nvals or not _rows.equal(self._rowptr, other._rowptr):
             return False

@@ -47,8 +47,11 @@ def _direction(direction, u, A_nvals, n_in, n_out, mask, what, trace=None):
     "edge" (edge-centric: one GPU thread per stored entry of A, for small graphs) is taken
     only when asked for.
     """
-    if direction not in _DIRECTIONS:
-        raise InvalidValue(f"{what}: direction must be one of {_DIRECTIONS}; given {direction!r}")
+    if not isinstance(direction, str) or direction not in _DIRECTIONS:
+        raise InvalidValue(f"{what}: direction must be one of {_DIRECTIONS}; given {direction!r}"[:300])
+    if trace is not None and not isinstance(trace, list):
+        raise InvalidValue(f"{what}: trace must be a list (it receives a ProductChoice) or None; "
+                           f"given {type(trace).__name__}")
     push_terms = u.nvals * A_nvals / max(n_in, 1)
     if mask is None:
         allowed = n_out

@@ -346,7 +346,7 @@ class Vector:
         """Same size, same present positions and equal values (NaN equals NaN)."""
         if not isinstance(other, Vector):
             raise InvalidValue(f"isequal: expected a Vector; given {type(other).__name__}")
-        if self._size != other._size or (check_dtype and self._dtype != other._dtype):
+        if self._size != other._size or (_v.flag(check_dtype, "isequal check_dtype") and self._dtype != other._dtype):
             return False
         a, av = (asnumpy(t) for t in self._keys())
         b, bv = (asnumpy(t) for t in other._keys())
@@ -364,10 +364,14 @@ class Vector:
 
 
 def _not_missing(arr, missing):
-    """Positions of a dense array that are not the ``missing`` marker (NaN matches NaN)."""
+    """Positions of a dense array that are not the ``missing`` marker (NaN matches NaN);
+    DomainMismatch unless ``missing`` is None or a bool or number scalar."""
     xp = xp_of(arr)
     if missing is None:
         return xp.ones(arr.shape, bool)
+    _dt.scalar_dtype(missing, "from_dense missing")
+    if isinstance(missing, int) and not isinstance(missing, bool) and not -2**63 <= missing < 2**64:
+        return xp.ones(arr.shape, bool)  # no element of a supported type equals it
     if isinstance(missing, float) and np.isnan(missing):
         return ~xp.isnan(arr) if arr.dtype.kind == "f" else xp.ones(arr.shape, bool)
     return arr != missing

@@ -90,11 +90,32 @@ def _user_result(xp, z, shape, name):
     return arr
 
 
+def _check_args(kind, func, name, vectorized, cuda):
+    """The name of a user operator, after checking its constructor's arguments."""
+    if not callable(func):
+        raise InvalidValue(f"{kind}: expected a callable func; given {func!r}"[:300])
+    if name is not None and not isinstance(name, str):
+        raise InvalidValue(f"{kind}: name must be a str or None; given {type(name).__name__}")
+    if type(vectorized) is not bool and not isinstance(vectorized, np.bool_):
+        raise InvalidValue(f"{kind}: vectorized must be True or False; given {vectorized!r}"[:300])
+    if cuda is not None and not isinstance(cuda, str):
+        raise InvalidValue(f"{kind}: cuda must be a CUDA C expression (a str) or None; given {type(cuda).__name__}")
+    default = {"BinaryOp": "user_binary", "UnaryOp": "user_unary", "IndexUnaryOp": "user_indexunary"}[kind]
+    return name or getattr(func, "__name__", None) or default
+
+
 def _resolve_output(output, in_dtype, name):
     if output is None:
         return in_dtype
     if callable(output) and not isinstance(output, (str, type, np.dtype)):
-        return _dt.lookup(output(in_dtype), f"output type of {name}")
+        try:
+            d = output(in_dtype)
+        except SemiringError:
+            raise
+        except Exception as exc:
+            raise InvalidValue(f"output type of {name}: the output function raised {type(exc).__name__}: "
+                               f"{exc}") from exc
+        return _dt.lookup(d, f"output type of {name}")
     return _dt.lookup(output, f"output type of {name}")
 
 
@@ -127,9 +148,10 @@ class BinaryOp:
 
     def __init__(self, func, name=None, *, output=None, domain=None, vectorized=True, cuda=None,
                  _internal=False, _ufunc=None, _positional=None):
-        if not callable(func):
-            raise InvalidValue(f"BinaryOp: expected a callable func(x, y); given {func!r}")
-        self.name = name or getattr(func, "__name__", "user_binary")
+        if _internal:
+            self.name = name
+        else:
+            self.name = _check_args("BinaryOp", func, name, vectorized, cuda)
         self._func = func if _internal else _user_func(func, vectorized, self.name)
         self._output = output
         self.domain = None if domain is None else _dt.lookup(domain, f"domain of {self.name}")
@@ -202,9 +224,10 @@ class UnaryOp:
 
     def __init__(self, func, name=None, *, output=None, domain=None, vectorized=True, cuda=None,
                  _internal=False):
-        if not callable(func):
-            raise InvalidValue(f"UnaryOp: expected a callable func(x); given {func!r}")
-        self.name = name or getattr(func, "__name__", "user_unary")
+        if _internal:
+            self.name = name
+        else:
+            self.name = _check_args("UnaryOp", func, name, vectorized, cuda)
         self._func = func if _internal else _user_func(func, vectorized, self.name)
         self._output = output
         self.domain = None if domain is None else _dt.lookup(domain, f"domain of {self.name}")
@@ -253,9 +276,12 @@ class IndexUnaryOp:
 
     def __init__(self, func, name=None, *, output=None, structural=False, vectorized=True, cuda=None,
                  _internal=False):
-        if not callable(func):
-            raise InvalidValue(f"IndexUnaryOp: expected a callable func(x, i, j, thunk); given {func!r}")
-        self.name = name or getattr(func, "__name__", "user_indexunary")
+        if _internal:
+            self.name = name
+        else:
+            self.name = _check_args("IndexUnaryOp", func, name, vectorized, cuda)
+            if type(structural) is not bool and not isinstance(structural, np.bool_):
+                raise InvalidValue(f"IndexUnaryOp: structural must be True or False; given {structural!r}"[:300])
         self._func = func if _internal else _user_func(func, vectorized, self.name)
         self._output = output
         self.structural = structural

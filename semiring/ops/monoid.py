@@ -204,5 +204,5 @@ def get(name):
     """Return the built-in monoid called ``name``; raise InvalidValue if there is none."""
     try:
         return MONOID[name]
-    except KeyError:
+    except (KeyError, TypeError):  # (TypeError: an unhashable name)
         raise InvalidValue(f"no built-in monoid {name!r}; expected one of {sorted(MONOID)}") from None

@@ -141,5 +141,5 @@ def get(name):
     """Return the built-in semiring called ``name``; raise InvalidValue if there is none."""
     try:
         return SEMIRING[name]
-    except KeyError:
+    except (KeyError, TypeError):  # (TypeError: an unhashable name)
         raise InvalidValue(f"no built-in semiring {name!r}; expected one of {sorted(SEMIRING)}") from None
