@@ -94,7 +94,12 @@ class Mask:
         return allows
 
     def allows_dense(self):
-        """Boolean array over every position of a Vector mask (length ``size``)."""
+        """Boolean array over every position of a Vector mask (length ``size``); OutOfMemory
+        if it would not fit in the memory free now."""
+        from .._memory import require
+
+        require(self.parent.size * 2, f"the mask {self!r}: one bool for each of its {self.parent.size} positions",
+                self.parent.device)
         if self.parent.format == "bitmap":
             present, dense = self.parent._bitmap()
             self.check()

@@ -12,7 +12,7 @@ from ..exceptions import DimensionMismatch, DomainMismatch, IndexOutOfBound, Inv
 from . import _rows
 from . import _validate as _v
 from .mask import Mask
-from .vector import _build, _not_missing
+from .vector import _build, _not_missing, check_dup_op
 
 _MAX_KEYS = np.iinfo(np.int64).max
 _IDEMPOTENT = ("lor", "land", "min", "max", "first", "second", "any")  # x op x == x
@@ -110,6 +110,7 @@ class Matrix:
         DomainMismatch
             Unsupported dtype.
         """
+        check_dup_op(dup_op)
         if xp_of(rows) is not np and xp_of(cols) is not np and _v.device(device) == "gpu":
             return cls._from_coo_on_device(rows, cols, values, nrows, ncols, dtype, dup_op)
         out = cls(nrows, ncols, "bool")

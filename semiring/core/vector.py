@@ -84,6 +84,7 @@ class Vector:
             Unsupported dtype.
         """
         size = _v.dimension(size, "Vector size")
+        check_dup_op(dup_op)
         idx = _v.index_array(indices, size, "Vector.from_coo indices")
         vals = _v.values_array(values, idx.shape[0], dtype, "Vector.from_coo values")
         idx, vals = _build(idx, vals, dup_op, lambda key: f"index {key}")
@@ -333,8 +334,9 @@ class Vector:
     def dup(self, dtype=None):
         """A copy, optionally cast to ``dtype``."""
         idx, vals = self._keys()
-        d = self._dtype if dtype is None else _dt.lookup(dtype)
-        return Vector._from_parts(self._size, d, idx.copy(), _dt.cast(vals, d).copy())
+        d = self._dtype if dtype is None else _dt.lookup(dtype, "Vector.dup dtype")
+        cast = _dt.cast(vals, d, "Vector.dup values")
+        return Vector._from_parts(self._size, d, idx.copy(), cast.copy() if cast is vals else cast)
 
     def get(self, index, default=None):
         """The value at ``index`` or ``default`` if absent."""
@@ -377,6 +379,21 @@ def _not_missing(arr, missing):
     return arr != missing
 
 
+def check_dup_op(dup_op):
+    """The BinaryOp combining duplicate entries (a Monoid's operator), or None; InvalidValue
+    for anything else, DomainMismatch for a positional operator."""
+    from ..ops._base import BinaryOp, check_not_positional
+    from ..ops.monoid import Monoid
+
+    if dup_op is None:
+        return None
+    op = dup_op.op if isinstance(dup_op, Monoid) else dup_op
+    if not isinstance(op, BinaryOp):
+        raise InvalidValue(f"dup_op: expected a BinaryOp or Monoid; given {dup_op!r}"[:300])
+    check_not_positional(op, "dup_op")
+    return op
+
+
 def _build(keys, vals, dup_op, describe):
     """Sort (keys, vals) and combine duplicates with ``dup_op``; raise InvalidValue if none.
 
@@ -385,8 +402,7 @@ def _build(keys, vals, dup_op, describe):
     so that order-dependent operators (``first``, ``second``) see the entries in input order.
     """
     from ..backends.cpu.sparse import group_starts
-    from ..ops.monoid import Monoid, reduce_runs
-    from ..ops._base import BinaryOp, check_not_positional
+    from ..ops.monoid import reduce_runs
 
     uniform = vals.size > 0 and bool((vals == vals[0]).all())
     if uniform:
@@ -403,10 +419,7 @@ def _build(keys, vals, dup_op, describe):
             f"duplicate entries at {describe(int(dup))}: expected unique positions, or pass dup_op "
             "(e.g. dup_op=sr.binary.plus or sr.binary.min) to combine them"
         )
-    op = dup_op.op if isinstance(dup_op, Monoid) else dup_op
-    if not isinstance(op, BinaryOp):
-        raise InvalidValue(f"dup_op: expected a BinaryOp or Monoid; given {dup_op!r}")
-    check_not_positional(op, "dup_op")
+    op = check_dup_op(dup_op)
     if uniform:
         vals = vals[: sorted_keys.shape[0]]
     else:

@@ -54,6 +54,11 @@ class Monoid:
         if not isinstance(op, BinaryOp):
             raise InvalidValue(f"Monoid: expected a BinaryOp; given {op!r}")
         check_not_positional(op, "Monoid")
+        if name is not None and not isinstance(name, str):
+            raise InvalidValue(f"Monoid: name must be a str or None; given {type(name).__name__}")
+        for what, v in (("identity", identity), ("terminal", terminal)):
+            if v is not None and not callable(v):
+                _dt.scalar_dtype(v, f"Monoid {what}")  # a bool or number (its type is fixed per use)
         self.op = op
         self.name = name or op.name
         self._identity = identity
