@@ -28,6 +28,9 @@ _NAMES = ", ".join(d.name for d in SUPPORTED)
 
 def lookup(dtype, what="dtype") -> np.dtype:
     """Return the NumPy dtype for ``dtype`` (a dtype, type or name), or raise DomainMismatch."""
+    if not isinstance(dtype, (str, np.dtype, type)):  # (numpy reads None as float64, b"\x00" as bool)
+        raise DomainMismatch(f"{what}: expected one of {_NAMES} (a name, a NumPy dtype or type); "
+                             f"given {dtype!r}"[:300])
     try:
         d = np.dtype(dtype)
     except (TypeError, ValueError) as exc:
@@ -173,8 +176,9 @@ def _check_integer_range(values, dtype, what):
             return
         nan = xp.isnan(values)
         if bool(nan.any()):
+            first = _position(values, int(xp.flatnonzero(nan.ravel())[0]))
             raise InvalidValue(f"{what}: NaN cannot be cast to an integer ({dtype.name}); given a {src.name} "
-                               f"array with NaN (first at position {int(xp.flatnonzero(nan)[0])})")
+                               f"array with NaN (first at position {first})")
         inside = ((values >= lo) if incl else (values > lo)) & (values < hi)
         _raise_first(xp, values, ~inside, dtype, what, why)
     mn, mx = int(values.min()), int(values.max())
@@ -189,10 +193,17 @@ def _check_integer_range(values, dtype, what):
     _raise_first(xp, values, bad, dtype, what, why)
 
 
+def _position(values, flat):
+    """The position of flat index ``flat`` of ``values``: an int, or a tuple for 2-d and more."""
+    if values.ndim <= 1:
+        return flat
+    return tuple(int(i) for i in np.unravel_index(flat, values.shape))
+
+
 def _raise_first(xp, values, bad, dtype, what, why):
-    k = int(xp.flatnonzero(bad)[0])
-    where = f" (at position {k})" if values.size > 1 else ""
-    raise InvalidValue(f"{what}: {values[k].item()!r}{where} cannot be cast to {dtype.name}: {why} "
+    k = int(xp.flatnonzero(bad.ravel())[0])
+    where = f" (at position {_position(values, k)})" if values.size > 1 else ""
+    raise InvalidValue(f"{what}: {values.ravel()[k].item()!r}{where} cannot be cast to {dtype.name}: {why} "
                        f"(the values are {values.dtype.name})")
 
 
@@ -241,13 +252,19 @@ def fill_dtype(dtype, fill_value, what="fill_value") -> np.dtype:
 
 
 def scalar_dtype(value, what=None) -> np.dtype:
-    """The dtype semiring gives a Python scalar: bool, int64 or float64 (or the NumPy scalar's own)."""
+    """The dtype semiring gives a Python scalar: bool, int64 (uint64 from 2**63 to 2**64 - 1) or
+    float64, or the NumPy scalar's own; DomainMismatch for anything else."""
     if isinstance(value, np.generic):
         return lookup(value.dtype)
     if isinstance(value, (bool, np.bool_)):
         return BOOL
     if isinstance(value, int):
-        return INT64
+        if -2**63 <= value < 2**63:
+            return INT64
+        if 2**63 <= value < 2**64:
+            return np.dtype(np.uint64)
+        prefix = f"{what}: " if what else ""
+        raise DomainMismatch(f"{prefix}the integer {value} is outside the 64-bit integer types; give it as a float")
     if isinstance(value, float):
         return FLOAT64
     prefix = f"{what}: " if what else ""

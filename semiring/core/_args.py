@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtypes as _dt
-from ..exceptions import DimensionMismatch, DomainMismatch, InvalidValue
+from ..exceptions import DimensionMismatch, InvalidValue
 from ..ops import binary as _binary
 from ..ops import indexunary as _indexunary
 from ..ops import monoid as _monoid
@@ -113,11 +113,9 @@ def covers_all(idx, n, what):
 
 
 def thunk(value, what):
-    """An index-unary operator's thunk: a bool or number scalar (a Python int within int64 or
-    uint64); DomainMismatch otherwise."""
+    """An index-unary operator's thunk: a bool or number scalar (a Python int within the 64-bit
+    integers); DomainMismatch otherwise."""
     _dt.scalar_dtype(value, what)
-    if isinstance(value, int) and not isinstance(value, bool) and not -2**63 <= value < 2**64:
-        raise DomainMismatch(f"{what}: {value} is outside the 64-bit integers")
     return value
 
 

@@ -63,6 +63,15 @@ def host_array(x, what):
                            f"{type(x).__name__} that NumPy cannot convert: {exc}") from exc
 
 
+def index_scalar(i, n, what):
+    """One index: an int (not a bool) with 0 <= i < n, as a Python int."""
+    if isinstance(i, (bool, np.bool_)) or not isinstance(i, (int, np.integer)):
+        raise InvalidValue(f"{what}: expected an integer index; given {i!r}"[:300])
+    if not 0 <= i < n:
+        raise IndexOutOfBound(f"{what}: expected indices in [0, {n}); given {i}")
+    return int(i)
+
+
 def index_array(idx, n, what):
     """Convert to a 1-d int64 (host) array and check 0 <= idx < n."""
     arr = host_array(idx, what)

@@ -691,8 +691,8 @@ class Matrix:
 
     def get(self, row, col, default=None):
         """The value at (row, col), or ``default`` if absent."""
-        (i,) = _v.index_array([row], self._nrows, "Matrix.get row")
-        (j,) = _v.index_array([col], self._ncols, "Matrix.get col")
+        i = _v.index_scalar(row, self._nrows, "Matrix.get row")
+        j = _v.index_scalar(col, self._ncols, "Matrix.get col")
         xp = xp_of(self._indices)
         starts, counts = _rows.ranges(self._rowptr, xp.asarray([i]))
         lo = int(starts[0])

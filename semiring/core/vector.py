@@ -340,7 +340,7 @@ class Vector:
 
     def get(self, index, default=None):
         """The value at ``index`` or ``default`` if absent."""
-        (i,) = _v.index_array([index], self._size, "Vector.get index")
+        i = _v.index_scalar(index, self._size, "Vector.get index")
         hit, vals = self._values_at(_v.xp_for(self._device).asarray([i]))
         return asnumpy(vals)[0] if bool(hit[0]) else default
 
@@ -372,8 +372,6 @@ def _not_missing(arr, missing):
     if missing is None:
         return xp.ones(arr.shape, bool)
     _dt.scalar_dtype(missing, "from_dense missing")
-    if isinstance(missing, int) and not isinstance(missing, bool) and not -2**63 <= missing < 2**64:
-        return xp.ones(arr.shape, bool)  # no element of a supported type equals it
     if isinstance(missing, float) and np.isnan(missing):
         return ~xp.isnan(arr) if arr.dtype.kind == "f" else xp.ones(arr.shape, bool)
     return arr != missing

@@ -56,6 +56,8 @@ class Monoid:
         check_not_positional(op, "Monoid")
         if name is not None and not isinstance(name, str):
             raise InvalidValue(f"Monoid: name must be a str or None; given {type(name).__name__}")
+        if identity is None:
+            raise InvalidValue("Monoid: expected an identity (a scalar, or a callable of the dtype); given None")
         for what, v in (("identity", identity), ("terminal", terminal)):
             if v is not None and not callable(v):
                 _dt.scalar_dtype(v, f"Monoid {what}")  # a bool or number (its type is fixed per use)
