@@ -31,7 +31,7 @@ from hypothesis import strategies as st
 import semiring as sr
 import semiring._memory as memory
 import test_reference_properties as trp
-from semiring import DimensionMismatch, DomainMismatch, IndexOutOfBound, InvalidValue, OutOfMemory, SemiringError
+from semiring import DomainMismatch, IndexOutOfBound, InvalidValue, OutOfMemory, SemiringError
 from semiring.core import _hyper, _rows
 
 INTS = ["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"]
@@ -359,7 +359,8 @@ SIGNATURES = {
     "mxv": (lambda a: sr.mxv(a["A"], a["u"], a["s"], mask=a["mask"], accum=a["accum"], replace=a["replace"],
                              out=a["out"], direction=a["direction"], trace=a["trace"]),
             {"A": (_mat, OPERANDS), "u": (_vec, OPERANDS), "s": (lambda: "plus_times", OPS),
-             "out": (_v_out, CONTAINERS), "direction": (lambda: "auto", st.one_of(DEVICES, st.just(None))), "trace": (lambda: None, SCALARS.filter(lambda t: not isinstance(t, list))),
+             "out": (_v_out, CONTAINERS), "direction": (lambda: "auto", st.one_of(DEVICES, st.just(None))),
+             "trace": (lambda: None, SCALARS.filter(lambda t: not isinstance(t, list))),
              **WRITE}),
     "vxm": (lambda a: sr.vxm(a["u"], a["A"], a["s"], mask=a["mask"], accum=a["accum"], replace=a["replace"],
                              out=a["out"]),
@@ -387,7 +388,8 @@ SIGNATURES = {
                           "thunk": (lambda: 1, SCALARS), "out": (_v_out, CONTAINERS)}),
     "select": (lambda a: sr.select(a["x"], a["op"], a["thunk"], mask=a["mask"], accum=a["accum"],
                                    replace=a["replace"], out=a["out"]),
-               {"x": (_mat, OPERANDS), "op": (lambda: "valuegt", ops_not(sr.IndexUnaryOp)), "thunk": (lambda: 1.5, SCALARS_NOT_NONE),
+               {"x": (_mat, OPERANDS), "op": (lambda: "valuegt", ops_not(sr.IndexUnaryOp)),
+                "thunk": (lambda: 1.5, SCALARS_NOT_NONE),
                 "out": (_m_out, CONTAINERS), **WRITE}),
     "reduce_rowwise": (lambda a: sr.reduce_rowwise(a["A"], a["m"], mask=a["mask"], accum=a["accum"],
                                                    replace=a["replace"], out=a["out"]),
@@ -436,7 +438,8 @@ SIGNATURES = {
     "Vector.from_dense": (lambda a: sr.Vector.from_dense(a["array"], device=a["device"]),
                           {"array": (lambda: [1, 2], ARRAYS), "device": (lambda: None, DEVICES)}),
     "Matrix.from_scipy": (lambda a: sr.Matrix.from_scipy(a["S"], dtype=a["dtype"], copy=a["copy"]),
-                          {"S": (lambda: sp.csr_array(np.eye(2)), NOT_CONTAINERS.filter(lambda x: not sp.issparse(x))), "dtype": (lambda: None, DTYPES),
+                          {"S": (lambda: sp.csr_array(np.eye(2)), NOT_CONTAINERS.filter(lambda x: not sp.issparse(x))),
+                           "dtype": (lambda: None, DTYPES),
                            "copy": (lambda: False, FLAGS)}),
     "Matrix methods": (lambda a: (a["A"].get(a["i"], 0), a["A"].to_dense(a["fill"]), a["A"].dup(a["dtype"]),
                                   a["A"].isequal(a["other"], check_dtype=a["flag"]), a["A"].to(a["device"]),
@@ -459,15 +462,18 @@ SIGNATURES = {
                   "output": (lambda: None, DTYPES), "vectorized": (lambda: True, FLAGS)}),
     "UnaryOp": (lambda a: sr.apply(_vec(), sr.UnaryOp(a["func"], domain=a["domain"], cuda=a["cuda"])),
                 {"func": (lambda: np.negative, JUNK.filter(lambda j: not callable(j))),
-                 "domain": (lambda: None, DTYPES), "cuda": (lambda: None, JUNK.filter(lambda j: not isinstance(j, str)))}),
+                 "domain": (lambda: None, DTYPES),
+                 "cuda": (lambda: None, JUNK.filter(lambda j: not isinstance(j, str)))}),
     "IndexUnaryOp": (lambda a: sr.select(_vec(), sr.IndexUnaryOp(a["func"], "iu", structural=a["structural"])),
                      {"func": (lambda: (lambda x, i, j, t: i > 0), JUNK.filter(lambda j: not callable(j))),
                       "structural": (lambda: False, FLAGS)}),
     "Monoid": (lambda a: sr.reduce_scalar(_vec(), sr.Monoid(a["op"], a["identity"], dtype=a["dtype"])),
-               {"op": (lambda: sr.binary.plus, OPS), "identity": (lambda: 0, SCALARS_NOT_NONE.filter(lambda v: not callable(v))),
+               {"op": (lambda: sr.binary.plus, OPS),
+                "identity": (lambda: 0, SCALARS_NOT_NONE.filter(lambda v: not callable(v))),
                 "dtype": (lambda: None, DTYPES)}),
     "Semiring": (lambda a: sr.mxv(_mat(), _vec(), sr.Semiring(a["monoid"], a["multiply"])),
-                 {"monoid": (lambda: sr.monoid.plus, OPS), "multiply": (lambda: sr.binary.times, ops_not(sr.BinaryOp))}),
+                 {"monoid": (lambda: sr.monoid.plus, OPS),
+                  "multiply": (lambda: sr.binary.times, ops_not(sr.BinaryOp))}),
     "registries": (lambda a: (sr.binary.get(a["b"]), sr.unary.get(a["u"]), sr.monoid.get(a["m"]),
                               sr.semirings.get(a["s"]), sr.indexunary.get(a["i"])),
                    {"b": (lambda: "plus", OPS), "u": (lambda: "ainv", OPS), "m": (lambda: "min", OPS),
@@ -513,7 +519,8 @@ def test_replace_must_be_a_bool(value):
 
 
 def test_dimensions_are_bounded():
-    with raises(InvalidValue, r"Matrix nrows: expected a non-negative integer below 2\*\*63; given 9223372036854775808"):
+    with raises(InvalidValue, r"Matrix nrows: expected a non-negative integer below 2\*\*63; "
+                              r"given 9223372036854775808"):
         sr.Matrix(2**63, 1)
     with raises(InvalidValue, r"Vector size: expected a non-negative integer; given 2\.0"):
         sr.Vector(2.0)

@@ -7,7 +7,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from .. import dtypes as _dt
-from ..backends._xp import asnumpy, repeat, xp_of
+from ..backends._xp import asnumpy, xp_of
 from ..exceptions import DimensionMismatch, DomainMismatch, IndexOutOfBound, InvalidValue
 from . import _rows
 from . import _validate as _v
@@ -212,7 +212,7 @@ class Matrix:
         nvals = keys.shape[0]
         idx = np.int32 if max(nrows, ncols, nvals) < 2**31 else np.int64
         if nrows >= _rows.HYPER_MIN_ROWS:  # hypersparse if few rows are nonempty
-            indptr = _rows.from_rows(keys // ncols, nrows, idx)
+            indptr = _rows.from_rows(keys // ncols if ncols else keys, nrows, idx)
         else:
             indptr = xp.searchsorted(keys, xp.arange(nrows + 1, dtype=np.int64) * ncols).astype(idx)
         indices = (keys % ncols if ncols else keys).astype(idx)
@@ -683,14 +683,41 @@ class Matrix:
                                 asnumpy(self._indices).astype(np.int64), asnumpy(self._values))
 
     def dup(self, dtype=None):
-        """A writable copy, optionally cast to ``dtype``."""
+        """A writable copy, optionally cast to ``dtype``.
+
+        Parameters
+        ----------
+        dtype : dtype, optional
+            Default: this matrix's.
+
+        Returns
+        -------
+        Matrix
+            Same shape, entries and storage format, with its own arrays.
+
+        Raises
+        ------
+        DomainMismatch
+            ``dtype`` is not supported.
+        InvalidValue
+            A value the cast cannot keep (:func:`semiring.dtypes.cast`: NaN, infinities or
+            out-of-range values into an integer type, ...).
+        """
         d = self._dtype if dtype is None else _dt.lookup(dtype, "Matrix.dup dtype")
         vals = _dt.cast(self._values, d, "Matrix.dup values")
         return Matrix._from_csr(self._nrows, self._ncols, d, _rows.astype(self._rowptr, self._indices.dtype),
                                 self._indices.copy(), vals.copy() if vals is self._values else vals)
 
     def get(self, row, col, default=None):
-        """The value at (row, col), or ``default`` if absent."""
+        """The value at (row, col), or ``default`` if absent.
+
+        Raises
+        ------
+        InvalidValue
+            ``row`` or ``col`` is not an int.
+        IndexOutOfBound
+            ``row`` or ``col`` is outside the matrix.
+        """
         i = _v.index_scalar(row, self._nrows, "Matrix.get row")
         j = _v.index_scalar(col, self._ncols, "Matrix.get col")
         xp = xp_of(self._indices)
@@ -705,7 +732,8 @@ class Matrix:
         """Same shape, same stored positions and equal values (NaN equals NaN)."""
         if not isinstance(other, Matrix):
             raise InvalidValue(f"isequal: expected a Matrix; given {type(other).__name__}")
-        if self.shape != other.shape or (_v.flag(check_dtype, "isequal check_dtype") and self._dtype != other._dtype):
+        check_dtype = _v.flag(check_dtype, "isequal check_dtype")
+        if self.shape != other.shape or (check_dtype and self._dtype != other._dtype):
             return False
         if self.nvals != other.nvals or not _rows.equal(self._rowptr, other._rowptr):
             return False

@@ -332,14 +332,30 @@ class Vector:
         return Vector._from_parts(self._size, self._dtype, move(idx), move(vals))
 
     def dup(self, dtype=None):
-        """A copy, optionally cast to ``dtype``."""
+        """A copy, optionally cast to ``dtype``.
+
+        Raises
+        ------
+        DomainMismatch
+            ``dtype`` is not supported.
+        InvalidValue
+            A value the cast cannot keep (:func:`semiring.dtypes.cast`).
+        """
         idx, vals = self._keys()
         d = self._dtype if dtype is None else _dt.lookup(dtype, "Vector.dup dtype")
         cast = _dt.cast(vals, d, "Vector.dup values")
         return Vector._from_parts(self._size, d, idx.copy(), cast.copy() if cast is vals else cast)
 
     def get(self, index, default=None):
-        """The value at ``index`` or ``default`` if absent."""
+        """The value at ``index`` or ``default`` if absent.
+
+        Raises
+        ------
+        InvalidValue
+            ``index`` is not an int.
+        IndexOutOfBound
+            ``index`` is outside the vector.
+        """
         i = _v.index_scalar(index, self._size, "Vector.get index")
         hit, vals = self._values_at(_v.xp_for(self._device).asarray([i]))
         return asnumpy(vals)[0] if bool(hit[0]) else default
@@ -348,7 +364,8 @@ class Vector:
         """Same size, same present positions and equal values (NaN equals NaN)."""
         if not isinstance(other, Vector):
             raise InvalidValue(f"isequal: expected a Vector; given {type(other).__name__}")
-        if self._size != other._size or (_v.flag(check_dtype, "isequal check_dtype") and self._dtype != other._dtype):
+        check_dtype = _v.flag(check_dtype, "isequal check_dtype")
+        if self._size != other._size or (check_dtype and self._dtype != other._dtype):
             return False
         a, av = (asnumpy(t) for t in self._keys())
         b, bv = (asnumpy(t) for t in other._keys())
