@@ -32,7 +32,7 @@ import semiring as sr
 import semiring._memory as memory
 import test_reference_properties as trp
 from semiring import DomainMismatch, IndexOutOfBound, InvalidValue, OutOfMemory, SemiringError
-from semiring.core import _hyper, _rows
+from semiring.core import _hyper, _rowptr
 
 INTS = ["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"]
 N = 2**40
@@ -767,7 +767,7 @@ def test_shape_proportional_work_raises_before_allocating():
 
 
 def test_hypersparse_threshold_keeps_normal_matrices_full():
-    n = _rows.HYPER_MIN_ROWS
+    n = _rowptr.HYPER_MIN_ROWS
     assert sr.Matrix(n - 1, n - 1).format == "csr"
     assert sr.Matrix(n, n).format == "hypersparse"
     dense_rows = sr.Matrix.from_coo(np.arange(n), np.zeros(n, int), nrows=n, ncols=1)
@@ -785,8 +785,8 @@ def test_hypersparse_threshold_keeps_normal_matrices_full():
 def always_hypersparse():
     """Every matrix with a row keeps row pointers for its nonempty rows only."""
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(_rows, "HYPER_MIN_ROWS", 0)
-        mp.setattr(_rows, "HYPER_RATIO", 0)
+        mp.setattr(_rowptr, "HYPER_MIN_ROWS", 0)
+        mp.setattr(_rowptr, "HYPER_RATIO", 0)
         yield
 
 

@@ -22,7 +22,7 @@ from ..backends._xp import xp_of
 from ..exceptions import InvalidValue
 from ..ops._base import BinaryOp, IndexUnaryOp
 from ..ops.semiring import Semiring
-from . import _rows
+from . import _rowptr
 from .mask import Mask
 from .matrix import _MAX_KEYS, Matrix
 
@@ -60,7 +60,7 @@ def compress(A, raxis, caxis):
     if raxis.size * caxis.size > _MAX_KEYS:
         raise InvalidValue(f"{A!r}: its entries use {raxis.size} rows and {caxis.size} columns, too many to "
                            "address by int64 keys")
-    return Matrix._from_csr(raxis.size, caxis.size, A.dtype, _rows.from_rows(rows, raxis.size),
+    return Matrix._from_csr(raxis.size, caxis.size, A.dtype, _rowptr.from_rows(rows, raxis.size),
                             cols.astype(np.int64), A._values)
 
 
@@ -69,7 +69,7 @@ def expand(S, raxis, caxis, nrows, ncols):
     inverted)."""
     rows = raxis.ids[S._row_ids()]
     cols = caxis.ids[S._indices]
-    return Matrix._from_csr(nrows, ncols, S.dtype, _rows.from_rows(rows, nrows), cols, S._values)
+    return Matrix._from_csr(nrows, ncols, S.dtype, _rowptr.from_rows(rows, nrows), cols, S._values)
 
 
 def from_pairs(rows, cols, vals, nrows, ncols):
@@ -77,7 +77,7 @@ def from_pairs(rows, cols, vals, nrows, ncols):
     xp = xp_of(rows)
     order = xp.lexsort(xp.stack([cols, rows]))  # by row, then column
     rows, cols = rows[order], cols[order]
-    return Matrix._from_csr(nrows, ncols, vals.dtype, _rows.from_rows(rows, nrows), cols, vals[order])
+    return Matrix._from_csr(nrows, ncols, vals.dtype, _rowptr.from_rows(rows, nrows), cols, vals[order])
 
 
 def run(fn, operands, shape, out, mask, accum, replace, naxes=2, extra=None):

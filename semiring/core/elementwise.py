@@ -9,7 +9,7 @@ from ..backends._xp import xp_of
 from ..backends.cpu import sparse as _sp
 from ..exceptions import InvalidValue
 from ..ops._base import IndexUnaryOp, UnaryOp
-from . import _args, _hyper, _rows, _write
+from . import _args, _hyper, _rowptr, _write
 from . import _validate as _v
 from .matrix import Matrix
 
@@ -160,7 +160,7 @@ def apply(x, op, *, left=None, right=None, thunk=None, mask=None, accum=None, re
     if isinstance(x, Matrix) and out is None and mask is None:
         # T is the result, with x's structure
         own = tv is not vals and getattr(tv, "base", None) is None  # not x's array or a view
-        return Matrix._from_csr(x.nrows, x.ncols, tv.dtype, _rows.astype(x._rowptr, x._indices.dtype),
+        return Matrix._from_csr(x.nrows, x.ncols, tv.dtype, _rowptr.astype(x._rowptr, x._indices.dtype),
                                 x._indices.copy(), tv if own else tv.copy())
     return _write.write(out, x._keys()[0], tv, x.shape, mask, accum, replace)
 
@@ -209,8 +209,8 @@ def select(x, op, thunk=0, *, mask=None, accum=None, replace=False, out=None):
         # T is the result: keep the selected entries of the CSR arrays, rows in place
         xp = xp_of(x._indices)
         sel = xp.flatnonzero(keep)
-        if _rows.is_hyper(x._rowptr):
-            rowptr = _rows.from_rows(x._row_ids()[sel], x.nrows, x._indices.dtype)
+        if _rowptr.is_hyper(x._rowptr):
+            rowptr = _rowptr.from_rows(x._row_ids()[sel], x.nrows, x._indices.dtype)
         else:  # a row's new start: the kept entries before its old start
             rowptr = xp.searchsorted(sel, x._rowptr).astype(x._rowptr.dtype, copy=False)
         return Matrix._from_csr(x.nrows, x.ncols, x.dtype, rowptr, x._indices[sel], vals[sel])

@@ -13,7 +13,7 @@ from .. import dtypes as _dt
 from ..backends._xp import repeat, xp_of
 from ..backends.cpu import sparse as _sp
 from ..exceptions import DimensionMismatch, InvalidValue
-from . import _args, _hyper, _rows, _write
+from . import _args, _hyper, _rowptr, _write
 from . import _validate as _v
 from .matrix import Matrix
 from .vector import Vector
@@ -276,7 +276,7 @@ def extract(x, rows=None, cols=None, *, mask=None, accum=None, replace=False, ou
         s, c, v = x._row_ids(), x._indices.astype(np.int64, copy=False), x._values
     else:  # the entries of rows I, result row t for I[t]
         I = xp.asarray(I)
-        starts, counts = _rows.ranges(x._rowptr, I)
+        starts, counts = _rowptr.ranges(x._rowptr, I)
         pos = _sp.ragged_arange(starts, counts)
         s = repeat(xp.arange(I.size, dtype=np.int64), counts)
         c, v = x._indices[pos].astype(np.int64, copy=False), x._values[pos]

@@ -9,7 +9,7 @@ import scipy.sparse as sp
 from .. import dtypes as _dt
 from ..backends._xp import asnumpy, xp_of
 from ..exceptions import DimensionMismatch, DomainMismatch, IndexOutOfBound, InvalidValue
-from . import _rows
+from . import _rowptr
 from . import _validate as _v
 from .mask import Mask
 from .vector import _build, _not_missing, check_dup_op
@@ -79,7 +79,7 @@ class Matrix:
         self._device = _v.device(device)
         self._readonly = False
         xp = _v.xp_for(self._device)
-        self._set_csr(_rows.empty(xp, self._nrows), xp.zeros(0, np.int64), xp.zeros(0, self._dtype))
+        self._set_csr(_rowptr.empty(xp, self._nrows), xp.zeros(0, np.int64), xp.zeros(0, self._dtype))
 
     # -- construction -------------------------------------------------------------------
     @classmethod
@@ -129,7 +129,7 @@ class Matrix:
                                 lambda key: f"(row {ra.ids[key // ca.size]}, col {ca.ids[key % ca.size]})")
             rows, cols = ra.ids[keys // ca.size], ca.ids[keys % ca.size]
             out._dtype = vals.dtype
-            out._set_csr(_rows.from_rows(rows, out._nrows), cols, vals)
+            out._set_csr(_rowptr.from_rows(rows, out._nrows), cols, vals)
             return out.to(device)
         ncols_ = out._ncols
         keys, vals = _build(r * ncols_ + c, vals, dup_op,
@@ -211,8 +211,8 @@ class Matrix:
         # fit, as Matrix.to("gpu") stores them
         nvals = keys.shape[0]
         idx = np.int32 if max(nrows, ncols, nvals) < 2**31 else np.int64
-        if nrows >= _rows.HYPER_MIN_ROWS:  # hypersparse if few rows are nonempty
-            indptr = _rows.from_rows(keys // ncols if ncols else keys, nrows, idx)
+        if nrows >= _rowptr.HYPER_MIN_ROWS:  # hypersparse if few rows are nonempty
+            indptr = _rowptr.from_rows(keys // ncols if ncols else keys, nrows, idx)
         else:
             indptr = xp.searchsorted(keys, xp.arange(nrows + 1, dtype=np.int64) * ncols).astype(idx)
         indices = (keys % ncols if ncols else keys).astype(idx)
@@ -355,7 +355,7 @@ class Matrix:
 
     @classmethod
     def _from_csr(cls, nrows, ncols, dtype, indptr, indices, values):
-        """A matrix of trusted canonical CSR arrays; ``indptr`` full or hypersparse (``_rows``)."""
+        """A matrix of trusted canonical CSR arrays; ``indptr`` full or hypersparse (``_rowptr``)."""
         out = cls.__new__(cls)
         out._nrows, out._ncols, out._dtype = nrows, ncols, np.dtype(dtype)
         out._device = "cpu" if xp_of(indices) is np else "gpu"
@@ -366,7 +366,7 @@ class Matrix:
     # -- storage ------------------------------------------------------------------------
     def _set_csr(self, indptr, indices, values):
         """Replace the content (trusted canonical CSR of self.dtype; ``indptr`` full or
-        hypersparse, see ``_rows``); drops cached forms."""
+        hypersparse, see ``_rowptr``); drops cached forms."""
         self._rowptr, self._full_indptr, self._indices, self._values = indptr, None, indices, values
         self._rows = None
         self._T = None
@@ -374,19 +374,19 @@ class Matrix:
     @property
     def _indptr(self):
         """The full ``nrows + 1`` row pointers: built from the hypersparse form on first use
-        (OutOfMemory if they do not fit); code that can, reads ``_rowptr`` through ``_rows``."""
-        if not _rows.is_hyper(self._rowptr):
+        (OutOfMemory if they do not fit); code that can, reads ``_rowptr`` through ``_rowptr``."""
+        if not _rowptr.is_hyper(self._rowptr):
             return self._rowptr
         ip = self._full_indptr
         if ip is None:
-            ip = _rows.full(self._rowptr, self._nrows, repr(self), self._device)
+            ip = _rowptr.full(self._rowptr, self._nrows, repr(self), self._device)
             self._full_indptr = ip
         return ip
 
     def _row_ids(self):
         """Row index of every stored entry (cached)."""
         if self._rows is None:
-            self._rows = _rows.entry_rows(self._rowptr, self._nrows)
+            self._rows = _rowptr.entry_rows(self._rowptr, self._nrows)
         return self._rows
 
     def _huge(self):
@@ -423,9 +423,9 @@ class Matrix:
     @staticmethod
     def _csr_parts(keys, vals, nrows, ncols):
         """(row pointers, indices, values) of sorted row-major keys of an nrows x ncols matrix;
-        the row pointers full or hypersparse (``_rows.from_rows``)."""
+        the row pointers full or hypersparse (``_rowptr.from_rows``)."""
         rows, cols = (keys // ncols, keys % ncols) if ncols else (keys, keys)
-        return _rows.from_rows(rows, nrows), cols.astype(np.int64, copy=False), vals
+        return _rowptr.from_rows(rows, nrows), cols.astype(np.int64, copy=False), vals
 
     def _assign_keys(self, keys, vals):
         """Replace the content from sorted unique row-major keys."""
@@ -462,7 +462,7 @@ class Matrix:
     def format(self):
         """Storage format: ``"csr"`` (row pointers for every row) or ``"hypersparse"`` (row
         pointers for the nonempty rows only: many rows, few of them nonempty)."""
-        return "hypersparse" if _rows.is_hyper(self._rowptr) else "csr"
+        return "hypersparse" if _rowptr.is_hyper(self._rowptr) else "csr"
 
     @property
     def device(self):
@@ -494,7 +494,7 @@ class Matrix:
     def _transposed(self):
         """A new matrix holding the transpose (built by ``T``)."""
         ncols, nrows = self._ncols, self._nrows
-        if self._device == "cpu" and not _rows.is_hyper(self._rowptr) and self.nvals * _rows.HYPER_RATIO >= ncols:
+        if self._device == "cpu" and not _rowptr.is_hyper(self._rowptr) and self.nvals * _rowptr.HYPER_RATIO >= ncols:
             # SciPy's compiled CSR -> CSC; its ncols + 1 column pointers are at most 16 per entry
             S = sp.csr_array((self._values, self._indices, self._rowptr), shape=self.shape).tocsc()
             return Matrix._from_csr(ncols, nrows, self._dtype, S.indptr.astype(np.int64),
@@ -508,7 +508,7 @@ class Matrix:
             keys = cols * nrows + rows
             order = xp.argsort(keys)  # keys are distinct: any sort is stable enough
         idx = self._indices.dtype
-        return Matrix._from_csr(ncols, nrows, self._dtype, _rows.from_rows(cols[order], ncols, idx),
+        return Matrix._from_csr(ncols, nrows, self._dtype, _rowptr.from_rows(cols[order], ncols, idx),
                                 rows[order].astype(idx), self._values[order])
 
     # -- export -------------------------------------------------------------------------
@@ -677,9 +677,9 @@ class Matrix:
         if device == "gpu":
             # int32 indices while they fit (half the index traffic of the kernels), int64 beyond
             idx = np.int32 if max(self._nrows, self._ncols, self.nvals) < 2**31 else np.int64
-            return Matrix._from_csr(self._nrows, self._ncols, self._dtype, _rows.astype(self._rowptr, idx, xp.asarray),
+            return Matrix._from_csr(self._nrows, self._ncols, self._dtype, _rowptr.astype(self._rowptr, idx, xp.asarray),
                                     xp.asarray(self._indices, dtype=idx), xp.asarray(self._values))
-        return Matrix._from_csr(self._nrows, self._ncols, self._dtype, _rows.astype(self._rowptr, np.int64, asnumpy),
+        return Matrix._from_csr(self._nrows, self._ncols, self._dtype, _rowptr.astype(self._rowptr, np.int64, asnumpy),
                                 asnumpy(self._indices).astype(np.int64), asnumpy(self._values))
 
     def dup(self, dtype=None):
@@ -705,7 +705,7 @@ class Matrix:
         """
         d = self._dtype if dtype is None else _dt.lookup(dtype, "Matrix.dup dtype")
         vals = _dt.cast(self._values, d, "Matrix.dup values")
-        return Matrix._from_csr(self._nrows, self._ncols, d, _rows.astype(self._rowptr, self._indices.dtype),
+        return Matrix._from_csr(self._nrows, self._ncols, d, _rowptr.astype(self._rowptr, self._indices.dtype),
                                 self._indices.copy(), vals.copy() if vals is self._values else vals)
 
     def get(self, row, col, default=None):
@@ -721,7 +721,7 @@ class Matrix:
         i = _v.index_scalar(row, self._nrows, "Matrix.get row")
         j = _v.index_scalar(col, self._ncols, "Matrix.get col")
         xp = xp_of(self._indices)
-        starts, counts = _rows.ranges(self._rowptr, xp.asarray([i]))
+        starts, counts = _rowptr.ranges(self._rowptr, xp.asarray([i]))
         lo = int(starts[0])
         hi = lo + int(counts[0])
         cols = asnumpy(self._indices[lo:hi])
@@ -735,7 +735,7 @@ class Matrix:
         check_dtype = _v.flag(check_dtype, "isequal check_dtype")
         if self.shape != other.shape or (check_dtype and self._dtype != other._dtype):
             return False
-        if self.nvals != other.nvals or not _rows.equal(self._rowptr, other._rowptr):
+        if self.nvals != other.nvals or not _rowptr.equal(self._rowptr, other._rowptr):
             return False
         a, b = (tuple(asnumpy(t) for t in (m._indices, m._values)) for m in (self, other))
         return np.array_equal(a[0], b[0]) and np.array_equal(a[1], b[1], equal_nan=a[1].dtype.kind == "f")

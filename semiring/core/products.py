@@ -9,7 +9,7 @@ from ..backends._xp import xp_of
 from ..backends.cpu import products as _k
 from ..exceptions import DimensionMismatch, InvalidValue
 from . import _args, _hyper, _write
-from . import _rows as _rowptr
+from . import _rowptr
 from . import _validate as _v
 from .matrix import Matrix
 from .vector import Vector

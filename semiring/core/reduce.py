@@ -5,13 +5,13 @@ from __future__ import annotations
 
 
 from ..ops.monoid import Monoid, reduce_runs
-from . import _args, _rows, _write
+from . import _args, _rowptr, _write
 from . import _validate as _v
 from .matrix import Matrix
 
 
 def _reduce_rows(A, op, what):
-    nonempty, starts, _ = _rows.nonempty(A._rowptr)
+    nonempty, starts, _ = _rowptr.nonempty(A._rowptr)
     if isinstance(op, Monoid):
         return nonempty, op.reduce_segments(A._values, starts)
     return nonempty, reduce_runs(op, A._values, starts)

@@ -9,7 +9,7 @@ from .._memory import require
 from ..backends._xp import repeat, xp_of
 from ..backends.cpu import sparse as _sp
 from ..exceptions import InvalidValue
-from . import _args, _hyper, _rows, _write
+from . import _args, _hyper, _rowptr, _write
 from . import _validate as _v
 from .matrix import Matrix
 
@@ -40,7 +40,7 @@ def transpose(A, *, mask=None, accum=None, replace=False, out=None):
     _v.same_device(A, out, None if mask is None else mask.parent)
     if out is None and mask is None:
         T = A.T  # a writable copy of the cached transpose
-        return Matrix._from_csr(*shape, T.dtype, _rows.astype(T._rowptr, T._indices.dtype), T._indices.copy(),
+        return Matrix._from_csr(*shape, T.dtype, _rowptr.astype(T._rowptr, T._indices.dtype), T._indices.copy(),
                                 T._values.copy())
     if _hyper.huge(shape):
         return _hyper.run(lambda axes, a, **w: transpose(a, **w), [(A, (1, 0))], shape, out, mask, accum, replace)

@@ -16,7 +16,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from ... import dtypes as _dt
-from ...core import _rows
+from ...core import _rowptr
 from .._xp import repeat, xp_of
 from .sparse import group_starts, ragged_arange, reduce_by_key, reduce_by_key_dense
 
@@ -60,12 +60,12 @@ def _pull_all(A, u, semiring, rows, flip):
     """The pull without early exit: every term of every row, reduced per row by segments."""
     indices, avals = A._indices, A._values
     xp = xp_of(indices)
-    if rows is None and _rows.is_hyper(A._rowptr):
+    if rows is None and _rowptr.is_hyper(A._rowptr):
         rows = A._rowptr[0]  # the nonempty rows
     if rows is None:
         pos, cols, bounds = None, indices, A._rowptr  # every entry, rows in place
     else:
-        starts, counts = _rows.ranges(A._rowptr, rows)
+        starts, counts = _rowptr.ranges(A._rowptr, rows)
         pos = ragged_arange(starts, counts)
         cols = indices[pos]
         bounds = xp.concatenate([xp.zeros(1, dtype=np.int64), xp.cumsum(counts)])
@@ -111,8 +111,8 @@ def _pull_early_exit(A, u, semiring, rows, flip, terminal):
     indices, avals = A._indices, A._values
     xp = xp_of(indices)
     if rows is None:
-        rows = A._rowptr[0] if _rows.is_hyper(A._rowptr) else xp.arange(A.nrows, dtype=np.int64)
-    s, left = _rows.ranges(A._rowptr, rows)
+        rows = A._rowptr[0] if _rowptr.is_hyper(A._rowptr) else xp.arange(A.nrows, dtype=np.int64)
+    s, left = _rowptr.ranges(A._rowptr, rows)
     active = xp.flatnonzero(left > 0)  # positions in rows of the rows still running
     if active.shape[0] == 0:
         return _empty(xp, semiring, A.dtype, u.dtype)
@@ -232,8 +232,8 @@ def _rows_of(A, rows):
 
     On the CPU this is SciPy's CSR row gather (one compiled pass); elsewhere a ragged arange."""
     rowptr = A._rowptr
-    starts, counts = _rows.ranges(rowptr, rows)
-    if xp_of(counts) is np and not _rows.is_hyper(rowptr) and int(counts.sum()) >= SCIPY_GATHER_TERMS:
+    starts, counts = _rowptr.ranges(rowptr, rows)
+    if xp_of(counts) is np and not _rowptr.is_hyper(rowptr) and int(counts.sum()) >= SCIPY_GATHER_TERMS:
         S = sp.csr_array((A._values, A._indices, rowptr), shape=A.shape, copy=False)
         B = S[rows]
         return counts, B.indices, B.data
