@@ -93,12 +93,42 @@ def bound_scalar(value, dtype, what):
     return _dt.scalar(value, sd, what)
 
 
-def index_list(idx, n, what):
-    """Index list for assign/extract: None = all, a slice, an int array."""
+def slice_range(idx, n, what):
+    """``range`` of the positions a slice selects out of ``n``; InvalidValue for a slice of
+    non-integers or a zero step."""
+    for part in (idx.start, idx.stop, idx.step):
+        if part is not None and (isinstance(part, (bool, np.bool_)) or not isinstance(part, (int, np.integer))):
+            raise InvalidValue(f"{what}: a slice of integers; given {idx!r}")
+    if idx.step == 0:
+        raise InvalidValue(f"{what}: a slice step cannot be zero; given {idx!r}")
+    return range(*idx.indices(n))
+
+
+def covers_all(idx, n, what):
+    """True when an index argument (None, a slice, an array) selects every position of ``n``
+    in order: None, or a slice equal to ``[:]``."""
     if idx is None:
-        return np.arange(n, dtype=np.int64)
-    if isinstance(idx, slice):
-        return np.arange(*idx.indices(n), dtype=np.int64)
+        return True
+    return isinstance(idx, slice) and slice_range(idx, n, what) == range(n)
+
+
+def thunk(value, what):
+    """An index-unary operator's thunk: a bool or number scalar (a Python int within the 64-bit
+    integers); DomainMismatch otherwise."""
+    _dt.scalar_dtype(value, what)
+    return value
+
+
+def index_list(idx, n, what):
+    """Index list for assign/extract: None = all, a slice, an int array.
+
+    Raises OutOfMemory when None or a slice selects more positions than fit in memory."""
+    if idx is None or isinstance(idx, slice):
+        r = range(n) if idx is None else slice_range(idx, n, what)
+        from .._memory import require
+
+        require(len(r) * 8 * 4, f"{what}: a list of {len(r)} indices")
+        return np.arange(r.start, r.stop, r.step, dtype=np.int64)
     if isinstance(idx, (int, np.integer)) and not isinstance(idx, (bool, np.bool_)):
         return _v.index_array([idx], n, what)
     return _v.index_array(idx, n, what)

@@ -50,7 +50,8 @@ def as_array(obj, what):
     Raises
     ------
     InvalidValue
-        A DLPack object on a device other than the CPU or a CUDA GPU.
+        A DLPack object on a device other than the CPU or a CUDA GPU; an object NumPy cannot
+        make one array of (a ragged nested list).
     BackendUnavailable
         A GPU array given where CuPy cannot be loaded.
     """
@@ -67,7 +68,9 @@ def as_array(obj, what):
                            f"({DLPACK_CUDA} or {DLPACK_CUDA_MANAGED}); given one on DLPack device type {kind}")
     if hasattr(obj, "__cuda_array_interface__"):
         return _cupy().asarray(obj)
-    return np.asarray(obj)
+    from ._validate import host_array
+
+    return host_array(obj, what)
 
 
 def dense_input(array, ndim, dtype, device, what):

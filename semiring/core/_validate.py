@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtypes as _dt
-from ..backends._xp import asnumpy
+from ..backends._xp import asnumpy, xp_of
 from ..exceptions import DimensionMismatch, DomainMismatch, IndexOutOfBound, InvalidValue
 
 DEVICES = ("cpu", "gpu", "auto")
@@ -14,8 +14,8 @@ DEVICES = ("cpu", "gpu", "auto")
 def device(dev):
     """Resolve a device name: "cpu", "gpu" (loads CuPy, BackendUnavailable if it cannot) or
     "auto" (the GPU when CuPy finds one, else the CPU)."""
-    if dev not in DEVICES:
-        raise InvalidValue(f"device: expected 'cpu', 'gpu' or 'auto'; given {dev!r}")
+    if not isinstance(dev, str) or dev not in DEVICES:
+        raise InvalidValue(f"device: expected 'cpu', 'gpu' or 'auto'; given {dev!r}"[:300])
     if dev == "cpu":
         return dev
     from ..backends import gpu
@@ -35,17 +35,46 @@ def xp_for(dev):
     return np
 
 
+#: Dimensions are below 2**63: indices are int64.
+MAX_DIMENSION = 2**63 - 1
+
+
 def dimension(n, what):
+    """``n`` as a Python int, checked to be an integer in ``[0, 2**63)``."""
     if isinstance(n, (bool, np.bool_)) or not isinstance(n, (int, np.integer)):
-        raise InvalidValue(f"{what}: expected a non-negative integer; given {n!r}")
+        raise InvalidValue(f"{what}: expected a non-negative integer; given {n!r}"[:300])
     if n < 0:
         raise InvalidValue(f"{what}: expected a non-negative integer; given {n}")
+    if n > MAX_DIMENSION:
+        raise InvalidValue(f"{what}: expected a non-negative integer below 2**63; given {n}")
     return int(n)
+
+
+def host_array(x, what):
+    """A NumPy array of ``x``: a CuPy array copied to the host, anything else through
+    ``numpy.asarray``; InvalidValue when NumPy cannot make one array of it (ragged nested
+    lists, objects that fail to convert)."""
+    if xp_of(x) is not np:
+        return asnumpy(x)
+    try:
+        return np.asarray(x)
+    except (ValueError, TypeError, OverflowError) as exc:
+        raise InvalidValue(f"{what}: expected an array (a rectangular nested list of numbers); given "
+                           f"{type(x).__name__} that NumPy cannot convert: {exc}") from exc
+
+
+def index_scalar(i, n, what):
+    """One index: an int (not a bool) with 0 <= i < n, as a Python int."""
+    if isinstance(i, (bool, np.bool_)) or not isinstance(i, (int, np.integer)):
+        raise InvalidValue(f"{what}: expected an integer index; given {i!r}"[:300])
+    if not 0 <= i < n:
+        raise IndexOutOfBound(f"{what}: expected indices in [0, {n}); given {i}")
+    return int(i)
 
 
 def index_array(idx, n, what):
     """Convert to a 1-d int64 (host) array and check 0 <= idx < n."""
-    arr = asnumpy(idx)
+    arr = host_array(idx, what)
     if arr.ndim != 1:
         raise InvalidValue(f"{what}: expected a 1-d array of indices; given shape {arr.shape}")
     if arr.size == 0:
@@ -70,7 +99,7 @@ def values_array(values, count, dtype, what):
     if values is None:
         d = _dt.BOOL if dtype is None else _dt.lookup(dtype, f"{what} dtype")
         return np.ones(count, dtype=d)
-    arr = asnumpy(values)
+    arr = host_array(values, what)
     if arr.dtype.kind not in "biuf":
         raise DomainMismatch(f"{what}: expected bool, integer or float values; given dtype {arr.dtype}")
     if arr.ndim == 0:
@@ -81,8 +110,17 @@ def values_array(values, count, dtype, what):
     return _dt.cast(arr, d, what).copy() if arr.dtype != d else arr.copy()
 
 
+def flag(value, what):
+    """``value`` as a bool; InvalidValue unless it is a bool (Python or NumPy)."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise InvalidValue(f"{what}: expected True or False; given {value!r}"[:300])
+    return bool(value)
+
+
 def same_device(*objs):
-    devs = {o.device for o in objs if o is not None}
+    """InvalidValue if the containers among ``objs`` live on different devices (other
+    objects are ignored: their kind is checked where they are used)."""
+    devs = {o.device for o in objs if isinstance(getattr(o, "device", None), str) and hasattr(o, "nvals")}
     if len(devs) > 1:
         raise InvalidValue(f"operands live on different devices {sorted(devs)}; move them with .to(device)")
 

@@ -19,6 +19,7 @@ from ..backends.cpu import sparse as _sp
 from ..exceptions import DimensionMismatch, InvalidValue
 from ..ops._base import BinaryOp, check_not_positional
 from ..ops.monoid import Monoid
+from . import _validate as _v
 from .mask import Mask
 from .matrix import Matrix
 from .vector import Vector
@@ -60,6 +61,7 @@ def prepare(out, shape, mask, accum, replace, what):
     """
     mask = as_mask(mask, what)
     accum = as_accum(accum, what)
+    replace = _v.flag(replace, f"{what} replace")
     if replace and mask is None:
         raise InvalidValue(f"{what}: replace=True needs a mask (it deletes the entries outside it); given mask=None")
     if mask is not None and mask.shape != shape:
@@ -111,21 +113,21 @@ def write(out, tk, tv, shape, mask, accum, replace, positions=None, masked=False
             inside = _sp.member(positions, tk) if inside_fn is None else inside_fn(tk)
             tk, tv = tk[inside], tv[inside]
         if accum is None:
-            zk, zv = tk, _dt.cast(tv, out.dtype, "result")
+            zk, zv = tk, _dt.cast(tv, out.dtype, "result", wrap_integers=True)
         else:
             hit, cv = out._values_at(positions)
             zt = accum.output_dtype(cv.dtype, tv.dtype)
             zk, zv = _sp.union(positions[hit], cv, tk, tv, accum, zt)
-            zv = _dt.cast(zv, out.dtype, f"result of accum {accum.name}")
+            zv = _dt.cast(zv, out.dtype, f"result of accum {accum.name}", wrap_integers=True)
         out._apply_delta(positions, zk, zv)
         return out
     ck, cv = out._keys()
     if accum is None:
-        zk, zv = tk, _dt.cast(tv, out.dtype, "result")
+        zk, zv = tk, _dt.cast(tv, out.dtype, "result", wrap_integers=True)
     else:
         zt = accum.output_dtype(cv.dtype, tv.dtype)
         zk, zv = _sp.union(ck, cv, tk, tv, accum, zt)
-        zv = _dt.cast(zv, out.dtype, f"result of accum {accum.name}")
+        zv = _dt.cast(zv, out.dtype, f"result of accum {accum.name}", wrap_integers=True)
     if mask is None:
         rk, rv = zk, zv
     else:

@@ -9,7 +9,7 @@ from ..backends._xp import xp_of
 from ..backends.cpu import sparse as _sp
 from ..exceptions import InvalidValue
 from ..ops._base import IndexUnaryOp, UnaryOp
-from . import _args, _write
+from . import _args, _hyper, _rowptr, _write
 from . import _validate as _v
 from .matrix import Matrix
 
@@ -53,6 +53,10 @@ def ewise_add(x, y, op, *, mask=None, accum=None, replace=False, out=None):
     f = _args.binary_or_monoid(op, what)
     zt = f.output_dtype(x.dtype, y.dtype)
     mask, accum = _write.prepare(out, x.shape, mask, accum, replace, what)
+    _v.same_device(x, out, None if mask is None else mask.parent)
+    if _hyper.huge(x.shape):
+        return _hyper.run(lambda axes, a, b, **w: ewise_add(a, b, f, **w), [(x, (0, 1)), (y, (0, 1))], x.shape,
+                          out, mask, accum, replace)
     xk, xv = x._keys()
     yk, yv = y._keys()
     tk, tv = _sp.union(xk, xv, yk, yv, f, zt)
@@ -71,6 +75,10 @@ def ewise_mult(x, y, op, *, mask=None, accum=None, replace=False, out=None):
     f = _args.binary_or_monoid(op, what)
     f.output_dtype(x.dtype, y.dtype)
     mask, accum = _write.prepare(out, x.shape, mask, accum, replace, what)
+    _v.same_device(x, out, None if mask is None else mask.parent)
+    if _hyper.huge(x.shape):
+        return _hyper.run(lambda axes, a, b, **w: ewise_mult(a, b, f, **w), [(x, (0, 1)), (y, (0, 1))], x.shape,
+                          out, mask, accum, replace)
     # Probe the operand with fewer entries into the other: O(small * log(large)), or
     # O(small) against a bitmap vector.
     if x.nvals <= y.nvals:
@@ -122,7 +130,16 @@ def apply(x, op, *, left=None, right=None, thunk=None, mask=None, accum=None, re
 
         op = _unary.get(op)
     f = _args.unary_like(op, what)
+    if thunk is not None:
+        _args.thunk(thunk, f"{what} thunk")
     mask, accum = _write.prepare(out, x.shape, mask, accum, replace, what)
+    _v.same_device(x, out, None if mask is None else mask.parent)
+    if _hyper.huge(x.shape) and (out is not None or mask is not None):
+        def step(axes, a, **w):
+            g = _hyper.reindexed_indexunary(f, axes) if isinstance(f, IndexUnaryOp) else f
+            return apply(a, g, left=left, right=right, thunk=thunk, **w)
+
+        return _hyper.run(step, [(x, (0, 1))], x.shape, out, mask, accum, replace)
     vals = x._values if isinstance(x, Matrix) else x._keys()[1]
     if isinstance(f, UnaryOp):
         if left is not None or right is not None or thunk is not None:
@@ -143,8 +160,8 @@ def apply(x, op, *, left=None, right=None, thunk=None, mask=None, accum=None, re
     if isinstance(x, Matrix) and out is None and mask is None:
         # T is the result, with x's structure
         own = tv is not vals and getattr(tv, "base", None) is None  # not x's array or a view
-        return Matrix._from_csr(x.nrows, x.ncols, tv.dtype, x._indptr.copy(), x._indices.copy(),
-                                tv if own else tv.copy())
+        return Matrix._from_csr(x.nrows, x.ncols, tv.dtype, _rowptr.astype(x._rowptr, x._indices.dtype),
+                                x._indices.copy(), tv if own else tv.copy())
     return _write.write(out, x._keys()[0], tv, x.shape, mask, accum, replace)
 
 
@@ -175,7 +192,12 @@ def select(x, op, thunk=0, *, mask=None, accum=None, replace=False, out=None):
     what = "select"
     _args.container(x, f"{what} x")
     f = _args.indexunary(op, what)
+    _args.thunk(thunk, f"{what} thunk")
     mask, accum = _write.prepare(out, x.shape, mask, accum, replace, what)
+    _v.same_device(x, out, None if mask is None else mask.parent)
+    if _hyper.huge(x.shape) and (out is not None or mask is not None):
+        return _hyper.run(lambda axes, a, **w: select(a, _hyper.reindexed_indexunary(f, axes), thunk, **w),
+                          [(x, (0, 1))], x.shape, out, mask, accum, replace)
     vals = x._values if isinstance(x, Matrix) else x._keys()[1]
     i, j = (None, None) if _value_only(f) else _indices(x)
     keep = f.eval(vals, i, j, thunk)
@@ -185,11 +207,13 @@ def select(x, op, thunk=0, *, mask=None, accum=None, replace=False, out=None):
         keep = _dt.cast(keep, "bool", f"{what} predicate {f.name}")
     if isinstance(x, Matrix) and out is None and mask is None:
         # T is the result: keep the selected entries of the CSR arrays, rows in place
-        xp = xp_of(x._indptr)
+        xp = xp_of(x._indices)
         sel = xp.flatnonzero(keep)
-        # a row's new start: the kept entries before its old start
-        indptr = xp.searchsorted(sel, x._indptr).astype(x._indptr.dtype, copy=False)
-        return Matrix._from_csr(x.nrows, x.ncols, x.dtype, indptr, x._indices[sel], vals[sel])
+        if _rowptr.is_hyper(x._rowptr):
+            rowptr = _rowptr.from_rows(x._row_ids()[sel], x.nrows, x._indices.dtype)
+        else:  # a row's new start: the kept entries before its old start
+            rowptr = xp.searchsorted(sel, x._rowptr).astype(x._rowptr.dtype, copy=False)
+        return Matrix._from_csr(x.nrows, x.ncols, x.dtype, rowptr, x._indices[sel], vals[sel])
     keys = x._keys()[0]
     return _write.write(out, keys[keep], vals[keep], x.shape, mask, accum, replace)
 

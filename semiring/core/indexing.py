@@ -13,7 +13,7 @@ from .. import dtypes as _dt
 from ..backends._xp import repeat, xp_of
 from ..backends.cpu import sparse as _sp
 from ..exceptions import DimensionMismatch, InvalidValue
-from . import _args, _write
+from . import _args, _hyper, _rowptr, _write
 from . import _validate as _v
 from .matrix import Matrix
 from .vector import Vector
@@ -77,10 +77,13 @@ class _Region:
 
     def keys(self):
         """Every position of the region, sorted."""
+        from .._memory import require
+
         if not self.matrix:
             return self.xp.arange(self.n, dtype=np.int64) if self.rset is None else self.rset
         rows = self.xp.arange(self.n, dtype=np.int64) if self.rset is None else self.rset
         cols = self.xp.arange(self.ncols, dtype=np.int64) if self.cset is None else self.cset
+        require(rows.size * cols.size * 8 * 3, f"assign: the {rows.size} x {cols.size} positions of the region")
         return (rows[:, None] * self.ncols + cols[None, :]).ravel()
 
     def map_u(self, u, what):
@@ -140,6 +143,8 @@ def assign(out, u, indices=None, *, mask=None, accum=None, replace=False):
         raise InvalidValue(f"{what}: a Vector out takes a Vector or scalar u; given a Matrix")
     if isinstance(out, Matrix) and isinstance(u, Vector):
         raise InvalidValue(f"{what}: a Matrix out takes a Matrix or scalar u; given a Vector")
+    if isinstance(out, Matrix) and _hyper.huge(out.shape):
+        return _assign_huge(out, u, indices, mask, accum, replace, what)
     region = _Region(out, indices, what)
     mask, accum = _write.prepare(out, out.shape, mask, accum, replace, what)
     scalar = None if isinstance(u, (Vector, Matrix)) else _args.bound_scalar(u, out.dtype, f"{what} scalar")
@@ -157,13 +162,51 @@ def assign(out, u, indices=None, *, mask=None, accum=None, replace=False):
     ck, cv = out._keys()
     in_region = region.contains(ck)
     if accum is None:
-        zk, zv = mk, _dt.cast(mv, out.dtype, f"{what} values")
+        zk, zv = mk, _dt.cast(mv, out.dtype, f"{what} values", wrap_integers=True)
     else:
         zk, zv = _sp.union(ck[in_region], cv[in_region], mk, mv, accum,
                            accum.output_dtype(out.dtype, mv.dtype))
-        zv = _dt.cast(zv, out.dtype, f"{what} result of accum {accum.name}")
+        zv = _dt.cast(zv, out.dtype, f"{what} result of accum {accum.name}",
+                      wrap_integers=True)
     zk, zv = _sp.merge_disjoint(ck[~in_region], cv[~in_region], zk, zv)
     return _write.write(out, zk, zv, out.shape, mask, None, replace)
+
+
+def _assign_huge(out, u, indices, mask, accum, replace, what):
+    """``assign`` into a Matrix of 2**63 or more positions: on coordinates compressed to the ids
+    that out, the mask, the index lists and u use (see ``_hyper``). A dimension given as "all"
+    (None or ``[:]``) stays "all" for a Matrix u (whose entries then give the ids); a scalar
+    needs its positions listed, so "all" of a huge dimension raises OutOfMemory."""
+    if indices is None:
+        indices = (None, None)
+    if not (isinstance(indices, tuple) and len(indices) == 2):
+        raise InvalidValue(f"{what}: a Matrix out needs indices=(rows, cols); given {indices!r}")
+    is_matrix = isinstance(u, Matrix)
+    lists = []
+    for idx, n, name in ((indices[0], out.nrows, "rows"), (indices[1], out.ncols, "cols")):
+        keep_all = is_matrix and _args.covers_all(idx, n, f"{what} {name}")
+        lists.append(None if keep_all else _args.index_list(idx, n, f"{what} {name}"))
+    I, J = lists
+    if is_matrix and u.shape != (out.nrows if I is None else I.size, out.ncols if J is None else J.size):
+        ni, nj = (out.nrows if I is None else I.size), (out.ncols if J is None else J.size)
+        raise DimensionMismatch(f"{what}: {ni} rows and {nj} cols, so u must be {ni}x{nj}; given {u.nrows}x{u.ncols}")
+    mask, accum = _write.prepare(out, out.shape, mask, accum, replace, what)
+    _v.same_device(out, u if is_matrix else None, None if mask is None else mask.parent)
+    if not is_matrix:
+        _args.bound_scalar(u, out.dtype, f"{what} scalar")
+    xp = _v.xp_for(out.device)
+    lists = [None if lst is None else xp.asarray(lst) for lst in lists]
+    operands = []
+    if is_matrix:  # u keeps its coordinates along a listed dimension (its row t goes to I[t])
+        operands.append((u, tuple(a if lst is None else _hyper.Axis([xp.arange(n, dtype=np.int64)], xp)
+                                  for a, lst, n in zip((0, 1), lists, u.shape))))
+
+    def step(axes, *small, mask, accum, replace, out):
+        idx = tuple(None if lst is None else ax.rank(lst) for ax, lst in zip(axes, lists))
+        return assign(out, small[0] if is_matrix else u, idx, mask=mask, accum=accum, replace=replace)
+
+    return _hyper.run(step, operands, out.shape, out, mask, accum, replace,
+                      extra=[[] if lst is None else [lst] for lst in lists])
 
 
 def _restrict(keys, region):
@@ -205,35 +248,53 @@ def extract(x, rows=None, cols=None, *, mask=None, accum=None, replace=False, ou
         I = _args.index_list(rows, x.size, f"{what} indices")
         shape = (I.size,)
         mask, accum = _write.prepare(out, shape, mask, accum, replace, what)
-        present, dense = x._bitmap()
-        I = xp_of(present).asarray(I)
-        hit = present[I]
-        tk = xp_of(present).flatnonzero(hit)
-        tv = dense[I[hit]]
+        _v.same_device(x, out, None if mask is None else mask.parent)
+        I = _v.xp_for(x.device).asarray(I)
+        hit, tv = x._values_at(I)
+        tk = xp_of(hit).flatnonzero(hit)
         return _write.write(out, tk, tv, shape, mask, accum, replace)
-    row_scalar = isinstance(rows, (int, np.integer)) and not isinstance(rows, bool)
-    col_scalar = isinstance(cols, (int, np.integer)) and not isinstance(cols, bool)
+    row_scalar = isinstance(rows, (int, np.integer)) and not isinstance(rows, (bool, np.bool_))
+    col_scalar = isinstance(cols, (int, np.integer)) and not isinstance(cols, (bool, np.bool_))
     if row_scalar and col_scalar:
         raise InvalidValue(f"{what}: one row and one column is a single entry; use A.get(row, col)")
     if col_scalar:  # a column: rows of the transpose
-        I = _args.index_list(rows, x.nrows, f"{what} rows")
+        if not _args.covers_all(rows, x.nrows, f"{what} rows"):
+            _args.index_list(rows, x.nrows, f"{what} rows")  # (checked here for the message)
         (j,) = _args.index_list(cols, x.ncols, f"{what} col")
-        return extract(x.T, j, I, mask=mask, accum=accum, replace=replace, out=out)
-    I = _args.index_list(rows, x.nrows, f"{what} rows")
-    J = _args.index_list(cols, x.ncols, f"{what} cols")
-    shape = (J.size,) if row_scalar else (I.size, J.size)
+        return extract(x.T, j, rows, mask=mask, accum=accum, replace=replace, out=out)
+    # I or J covering every row or column in order is taken as "all" (no index list is built)
+    iall = not row_scalar and _args.covers_all(rows, x.nrows, f"{what} rows")
+    jall = _args.covers_all(cols, x.ncols, f"{what} cols")
+    I = None if iall else _args.index_list(rows, x.nrows, f"{what} rows")
+    J = None if jall else _args.index_list(cols, x.ncols, f"{what} cols")
+    ni, nj = (x.nrows if iall else I.size), (x.ncols if jall else J.size)
+    shape = (nj,) if row_scalar else (ni, nj)
     mask, accum = _write.prepare(out, shape, mask, accum, replace, what)
-    xp = xp_of(x._indptr)
-    I, J = xp.asarray(I), xp.asarray(J)
-    counts = x._indptr[I + 1] - x._indptr[I]
-    pos = _sp.ragged_arange(x._indptr[I], counts)
-    s = repeat(xp.arange(I.size, dtype=np.int64), counts)
-    jorder = xp.argsort(J, kind="stable") if xp is np else xp.argsort(J)
-    jsorted = J[jorder]
-    c = x._indices[pos].astype(np.int64, copy=False)
-    lo = xp.searchsorted(jsorted, c, side="left")
-    cnt = xp.searchsorted(jsorted, c, side="right") - lo
-    t = jorder[_sp.ragged_arange(lo, cnt)]
-    keys = repeat(s, cnt) * J.size + t
-    tk, tv = _sp.sort_by_key(keys, repeat(x._values[pos], cnt))
+    _v.same_device(x, out, None if mask is None else mask.parent)
+    xp = xp_of(x._indices)
+    if iall:  # every entry; result row = its row
+        s, c, v = x._row_ids(), x._indices.astype(np.int64, copy=False), x._values
+    else:  # the entries of rows I, result row t for I[t]
+        I = xp.asarray(I)
+        starts, counts = _rowptr.ranges(x._rowptr, I)
+        pos = _sp.ragged_arange(starts, counts)
+        s = repeat(xp.arange(I.size, dtype=np.int64), counts)
+        c, v = x._indices[pos].astype(np.int64, copy=False), x._values[pos]
+    if jall:  # (s, c) is row-major already
+        r, t = s, c
+    else:  # each entry goes to every position t with J[t] == its column
+        J = xp.asarray(J)
+        jorder = xp.argsort(J, kind="stable") if xp is np else xp.argsort(J)
+        jsorted = J[jorder]
+        lo = xp.searchsorted(jsorted, c, side="left")
+        cnt = xp.searchsorted(jsorted, c, side="right") - lo
+        t = jorder[_sp.ragged_arange(lo, cnt)]
+        r, v = repeat(s, cnt), repeat(v, cnt)
+    if row_scalar:
+        tk, tv = (t, v) if jall else _sp.sort_by_key(t, v)
+        return _write.write(out, tk, tv, shape, mask, accum, replace)
+    if _hyper.huge(shape):
+        return _hyper.write(out, _hyper.from_pairs(r, t, v, *shape), mask, accum, replace)
+    keys = r * nj + t
+    tk, tv = (keys, v) if jall else _sp.sort_by_key(keys, v)
     return _write.write(out, tk, tv, shape, mask, accum, replace)

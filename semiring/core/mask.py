@@ -10,6 +10,8 @@ from __future__ import annotations
 from .. import dtypes as _dt
 from ..backends._xp import xp_of
 from ..backends.cpu.sparse import member
+from ..exceptions import InvalidValue
+from . import _validate as _v
 
 
 class Mask:
@@ -22,9 +24,11 @@ class Mask:
     __slots__ = ("parent", "structural", "complement")
 
     def __init__(self, parent, structural, complement=False):
+        if not (hasattr(parent, "_keys") and hasattr(parent, "nvals")):  # a Vector or Matrix
+            raise InvalidValue(f"Mask: expected a Vector or Matrix to mask by; given {type(parent).__name__}")
         self.parent = parent
-        self.structural = bool(structural)
-        self.complement = bool(complement)
+        self.structural = structural if type(structural) is bool else _v.flag(structural, "Mask structural")
+        self.complement = complement if type(complement) is bool else _v.flag(complement, "Mask complement")
 
     def __invert__(self):
         return Mask(self.parent, self.structural, not self.complement)
@@ -90,7 +94,12 @@ class Mask:
         return allows
 
     def allows_dense(self):
-        """Boolean array over every position of a Vector mask (length ``size``)."""
+        """Boolean array over every position of a Vector mask (length ``size``); OutOfMemory
+        if it would not fit in the memory free now."""
+        from .._memory import require
+
+        require(self.parent.size * 2, f"the mask {self!r}: one bool for each of its {self.parent.size} positions",
+                self.parent.device)
         if self.parent.format == "bitmap":
             present, dense = self.parent._bitmap()
             self.check()

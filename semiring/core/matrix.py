@@ -13,11 +13,12 @@ import scipy.sparse as sp
 
 from .. import dtypes as _dt
 from .._once import once_attr
-from ..backends._xp import asnumpy, repeat, xp_of
+from ..backends._xp import asnumpy, xp_of
 from ..exceptions import DimensionMismatch, DomainMismatch, IndexOutOfBound, InvalidValue
+from . import _rowptr
 from . import _validate as _v
 from .mask import Mask
-from .vector import _build, _not_missing
+from .vector import _build, _not_missing, check_dup_op
 
 _MAX_KEYS = np.iinfo(np.int64).max
 _IDEMPOTENT = ("lor", "land", "min", "max", "first", "second", "any")  # x op x == x
@@ -49,10 +50,15 @@ class Matrix:
 
     ``A[i, j]`` present means an edge i -> j. Explicit zeros are entries.
 
+    Row pointers are kept for the nonempty rows only when there are many rows and few of them
+    hold entries (the hypersparse form of SuiteSparse:GraphBLAS; see ``format``), so an empty
+    or nearly empty matrix costs memory in proportion to its entries, whatever its shape: an
+    empty ``2**40 x 2**40`` matrix is a few bytes.
+
     Parameters
     ----------
     nrows, ncols : int
-        Dimensions (>= 0; ``nrows * ncols`` must fit in int64).
+        Dimensions, 0 <= n < 2**63.
     dtype : dtype or str, default "float64"
         One of bool, int8-64, uint8-64, float32, float64.
     device : {"cpu", "gpu"}, default "cpu"
@@ -75,13 +81,11 @@ class Matrix:
     def __init__(self, nrows, ncols, dtype="float64", *, device="cpu"):
         self._nrows = _v.dimension(nrows, "Matrix nrows")
         self._ncols = _v.dimension(ncols, "Matrix ncols")
-        if self._nrows * self._ncols > _MAX_KEYS:
-            raise InvalidValue(f"Matrix: nrows * ncols must be below 2**63; given {nrows} x {ncols}")
         self._dtype = _dt.lookup(dtype, "Matrix dtype")
         self._device = _v.device(device)
         self._readonly = False
         xp = _v.xp_for(self._device)
-        self._set_csr(xp.zeros(self._nrows + 1, np.int64), xp.zeros(0, np.int64), xp.zeros(0, self._dtype))
+        self._set_csr(_rowptr.empty(xp, self._nrows), xp.zeros(0, np.int64), xp.zeros(0, self._dtype))
 
     # -- construction -------------------------------------------------------------------
     @classmethod
@@ -112,6 +116,7 @@ class Matrix:
         DomainMismatch
             Unsupported dtype.
         """
+        check_dup_op(dup_op)
         if xp_of(rows) is not np and xp_of(cols) is not np and _v.device(device) == "gpu":
             return cls._from_coo_on_device(rows, cols, values, nrows, ncols, dtype, dup_op)
         out = cls(nrows, ncols, "bool")
@@ -120,6 +125,18 @@ class Matrix:
         if r.shape != c.shape:
             raise InvalidValue(f"Matrix.from_coo: rows and cols must have equal length; given {r.size} and {c.size}")
         vals = _v.values_array(values, r.shape[0], dtype, "Matrix.from_coo values")
+        if out._huge():
+            # row-major keys row * ncols + col would pass 2**63: build on the ranks of the given
+            # rows and columns among the distinct ones (the same order), then map back
+            from ._hyper import Axis
+
+            ra, ca = Axis([r]), Axis([c])
+            keys, vals = _build(ra.rank(r) * ca.size + ca.rank(c), vals, dup_op,
+                                lambda key: f"(row {ra.ids[key // ca.size]}, col {ca.ids[key % ca.size]})")
+            rows, cols = ra.ids[keys // ca.size], ca.ids[keys % ca.size]
+            out._dtype = vals.dtype
+            out._set_csr(_rowptr.from_rows(rows, out._nrows), cols, vals)
+            return out.to(device)
         ncols_ = out._ncols
         keys, vals = _build(r * ncols_ + c, vals, dup_op,
                             lambda key: f"(row {key // ncols_}, col {key % ncols_})")
@@ -140,6 +157,10 @@ class Matrix:
 
         out = cls(nrows, ncols, "bool")  # checks the dimensions
         nrows, ncols = out._nrows, out._ncols
+        if out._huge():  # keys row * ncols + col would pass 2**63: the host path builds it
+            host = None if values is None else asnumpy(values)
+            return cls.from_coo(asnumpy(rows), asnumpy(cols), host, nrows=nrows, ncols=ncols, dtype=dtype,
+                                device="gpu", dup_op=dup_op)
         xp = xp_of(rows)
         r = _device_indices(xp, rows, nrows, "Matrix.from_coo rows")
         c = _device_indices(xp, cols, ncols, "Matrix.from_coo cols")
@@ -187,7 +208,7 @@ class Matrix:
                 vals = vals[: starts.shape[0]].copy()  # x op x = x: nothing to combine
             else:
                 vals = _dt.cast(reduce_runs(op, vals if uniform else vals[order], starts), vals.dtype,
-                                "dup_op result")
+                                "dup_op result", wrap_integers=True)
             keys = keys[starts]
         elif count and not uniform:
             vals = vals[order]
@@ -196,7 +217,10 @@ class Matrix:
         # fit, as Matrix.to("gpu") stores them
         nvals = keys.shape[0]
         idx = np.int32 if max(nrows, ncols, nvals) < 2**31 else np.int64
-        indptr = xp.searchsorted(keys, xp.arange(nrows + 1, dtype=np.int64) * ncols).astype(idx)
+        if nrows >= _rowptr.HYPER_MIN_ROWS:  # hypersparse if few rows are nonempty
+            indptr = _rowptr.from_rows(keys // ncols if ncols else keys, nrows, idx)
+        else:
+            indptr = xp.searchsorted(keys, xp.arange(nrows + 1, dtype=np.int64) * ncols).astype(idx)
         indices = (keys % ncols if ncols else keys).astype(idx)
         return cls._from_csr(nrows, ncols, vals.dtype, indptr, indices, vals)
 
@@ -263,6 +287,7 @@ class Matrix:
         from ._interop import canonical_csr, sparse_kind
 
         what = "Matrix.from_scipy"
+        copy = _v.flag(copy, f"{what} copy")
         kind = sparse_kind(S)
         if kind is None:
             raise InvalidValue(f"{what}: expected a scipy.sparse array or matrix, or a cupyx.scipy.sparse matrix; "
@@ -336,32 +361,51 @@ class Matrix:
 
     @classmethod
     def _from_csr(cls, nrows, ncols, dtype, indptr, indices, values):
+        """A matrix of trusted canonical CSR arrays; ``indptr`` full or hypersparse (``_rowptr``)."""
         out = cls.__new__(cls)
         out._nrows, out._ncols, out._dtype = nrows, ncols, np.dtype(dtype)
-        out._device = "cpu" if xp_of(indptr) is np else "gpu"
+        out._device = "cpu" if xp_of(indices) is np else "gpu"
         out._readonly = False
         out._set_csr(indptr, indices, values)
         return out
 
     # -- storage ------------------------------------------------------------------------
     def _set_csr(self, indptr, indices, values):
-        """Replace the content (trusted canonical CSR of self.dtype); drops cached forms."""
-        self._indptr, self._indices, self._values = indptr, indices, values
+        """Replace the content (trusted canonical CSR of self.dtype; ``indptr`` full or
+        hypersparse, see ``_rowptr``); drops cached forms."""
+        self._rowptr, self._full_indptr, self._indices, self._values = indptr, None, indices, values
         self._rows = None
         self._T = None
+
+    @property
+    def _indptr(self):
+        """The full ``nrows + 1`` row pointers: built from the hypersparse form on first use
+        (OutOfMemory if they do not fit); code that can, reads ``_rowptr`` through ``_rowptr``."""
+        if not _rowptr.is_hyper(self._rowptr):
+            return self._rowptr
+        ip = self._full_indptr
+        if ip is None:
+            ip = _rowptr.full(self._rowptr, self._nrows, repr(self), self._device)
+            self._full_indptr = ip
+        return ip
 
     def _row_ids(self):
         """Row index of every stored entry (cached: built, then published with one assignment)."""
         rows = self._rows
         if rows is None:
-            indptr = self._indptr
-            xp = xp_of(indptr)
-            rows = repeat(xp.arange(self._nrows, dtype=np.int64), xp.diff(indptr))
+            rows = _rowptr.entry_rows(self._rowptr, self._nrows)
             self._rows = rows
         return rows
 
+    def _huge(self):
+        """True when row-major keys ``row * ncols + col`` do not fit in int64."""
+        return self._nrows * self._ncols > _MAX_KEYS
+
     def _keys(self):
         """(sorted row-major keys ``row * ncols + col``, values)."""
+        if self._huge():
+            raise InvalidValue(f"{self!r}: this operation addresses entries by row * ncols + col, which passes "
+                               "2**63 for this shape; it is not available for matrices of 2**63 or more positions")
         return self._row_ids() * self._ncols + self._indices.astype(np.int64, copy=False), self._values
 
     def _contains(self, keys):
@@ -386,12 +430,10 @@ class Matrix:
 
     @staticmethod
     def _csr_parts(keys, vals, nrows, ncols):
-        """(indptr, indices, values) of sorted row-major keys of an nrows x ncols matrix."""
-        xp = xp_of(keys)
+        """(row pointers, indices, values) of sorted row-major keys of an nrows x ncols matrix;
+        the row pointers full or hypersparse (``_rowptr.from_rows``)."""
         rows, cols = (keys // ncols, keys % ncols) if ncols else (keys, keys)
-        indptr = xp.zeros(nrows + 1, dtype=np.int64)
-        indptr[1:] = xp.cumsum(xp.bincount(rows, minlength=nrows))
-        return indptr, cols.astype(np.int64, copy=False), vals
+        return _rowptr.from_rows(rows, nrows), cols.astype(np.int64, copy=False), vals
 
     def _assign_keys(self, keys, vals):
         """Replace the content from sorted unique row-major keys."""
@@ -426,8 +468,9 @@ class Matrix:
 
     @property
     def format(self):
-        """Storage format: ``"csr"``."""
-        return "csr"
+        """Storage format: ``"csr"`` (row pointers for every row) or ``"hypersparse"`` (row
+        pointers for the nonempty rows only: many rows, few of them nonempty)."""
+        return "hypersparse" if _rowptr.is_hyper(self._rowptr) else "csr"
 
     @property
     def device(self):
@@ -455,19 +498,29 @@ class Matrix:
 
     def _transpose(self):
         """A new read-only Matrix holding the transpose (for ``T``)."""
-        if self._device == "cpu":
-            S = sp.csr_array((self._values, self._indices, self._indptr), shape=self.shape).tocsc()
-            T = Matrix._from_csr(self._ncols, self._nrows, self._dtype, S.indptr.astype(np.int64),
-                                 S.indices.astype(np.int64), np.asarray(S.data))
-        else:  # sort the entries by (column, row): keys of the transpose
-            from ..backends.cpu.sparse import sort_by_key
-
-            keys, vals = sort_by_key(self._indices.astype(np.int64) * self._nrows + self._row_ids(), self._values)
-            indptr, indices, vals = self._csr_parts(keys, vals, self._ncols, self._nrows)
-            T = Matrix._from_csr(self._ncols, self._nrows, self._dtype, indptr.astype(self._indptr.dtype),
-                                 indices.astype(self._indices.dtype), vals)
+        T = self._transposed()
         T._readonly = True
         return T
+
+    def _transposed(self):
+        """A new matrix holding the transpose (built by ``T``)."""
+        ncols, nrows = self._ncols, self._nrows
+        if self._device == "cpu" and not _rowptr.is_hyper(self._rowptr) and self.nvals * _rowptr.HYPER_RATIO >= ncols:
+            # SciPy's compiled CSR -> CSC; its ncols + 1 column pointers are at most 16 per entry
+            S = sp.csr_array((self._values, self._indices, self._rowptr), shape=self.shape).tocsc()
+            return Matrix._from_csr(ncols, nrows, self._dtype, S.indptr.astype(np.int64),
+                                    S.indices.astype(np.int64), np.asarray(S.data))
+        # sort the entries by (column, row): the row-major order of the transpose
+        xp = xp_of(self._indices)
+        rows, cols = self._row_ids(), self._indices.astype(np.int64)
+        if self._huge():
+            order = xp.lexsort(xp.stack([rows, cols]))  # the last key is the primary one
+        else:
+            keys = cols * nrows + rows
+            order = xp.argsort(keys)  # keys are distinct: any sort is stable enough
+        idx = self._indices.dtype
+        return Matrix._from_csr(ncols, nrows, self._dtype, _rowptr.from_rows(cols[order], ncols, idx),
+                                rows[order].astype(idx), self._values[order])
 
     # -- export -------------------------------------------------------------------------
     def to_coo(self):
@@ -514,6 +567,7 @@ class Matrix:
         """
         from ._interop import readonly
 
+        copy = _v.flag(copy, "Matrix.to_scipy copy")
         parts = (self._indptr, self._indices, self._values)
         if self._device != "cpu":
             parts = tuple(asnumpy(a) for a in parts)
@@ -564,6 +618,7 @@ class Matrix:
         BackendUnavailable
             CuPy cannot be loaded, or finds no GPU.
         """
+        copy = _v.flag(copy, "Matrix.to_cupyx copy")
         xp = _v.xp_for(_v.device("gpu"))
         import cupyx.scipy.sparse as cxs
 
@@ -586,15 +641,39 @@ class Matrix:
         return cxs.csr_matrix((vals, indices, indptr), shape=self.shape, copy=False)
 
     def to_dense(self, fill_value=None):
-        """Dense 2-d array; absent positions take ``fill_value`` (InvalidValue if None and any is absent)."""
+        """Dense 2-d array; absent positions take ``fill_value``.
+
+        Parameters
+        ----------
+        fill_value : bool or number, optional
+            The value of absent positions; None requires every position to be present.
+
+        Returns
+        -------
+        numpy.ndarray on the CPU, cupy.ndarray on the GPU, shape (nrows, ncols)
+            Of dtype ``numpy.result_type(dtype, fill_value)``.
+
+        Raises
+        ------
+        InvalidValue
+            Some position is absent and ``fill_value`` is None; an integer ``fill_value``
+            outside the result type.
+        DomainMismatch
+            ``fill_value`` is not a bool or number.
+        OutOfMemory
+            The dense array would not fit in the memory free now.
+        """
+        from .._memory import require
+
+        what = "Matrix.to_dense"
+        d = self._dtype if fill_value is None else _dt.fill_dtype(self._dtype, fill_value, f"{what} fill_value")
+        if fill_value is None and self.nvals != self.size:
+            raise InvalidValue(f"{what}: {self.size - self.nvals} of {self.size} positions are absent; give fill_value")
+        require(self.size * d.itemsize, f"{what}: a dense {self._nrows} x {self._ncols} {d.name} array", self._device)
         if fill_value is None:
-            if self.nvals != self.size:
-                raise InvalidValue(
-                    f"Matrix.to_dense: {self.size - self.nvals} of {self.size} positions are absent; give fill_value"
-                )
-            out = xp_of(self._values).zeros(self.shape, dtype=self._dtype)
+            out = xp_of(self._values).zeros(self.shape, dtype=d)
         else:
-            out = xp_of(self._values).full(self.shape, fill_value, dtype=np.result_type(self._dtype, fill_value))
+            out = xp_of(self._values).full(self.shape, fill_value, dtype=d)
         out[self._row_ids(), self._indices] = self._values
         return out
 
@@ -609,22 +688,53 @@ class Matrix:
         if device == "gpu":
             # int32 indices while they fit (half the index traffic of the kernels), int64 beyond
             idx = np.int32 if max(self._nrows, self._ncols, self.nvals) < 2**31 else np.int64
-            return Matrix._from_csr(self._nrows, self._ncols, self._dtype, xp.asarray(self._indptr, dtype=idx),
+            return Matrix._from_csr(self._nrows, self._ncols, self._dtype, _rowptr.astype(self._rowptr, idx, xp.asarray),
                                     xp.asarray(self._indices, dtype=idx), xp.asarray(self._values))
-        return Matrix._from_csr(self._nrows, self._ncols, self._dtype, asnumpy(self._indptr).astype(np.int64),
+        return Matrix._from_csr(self._nrows, self._ncols, self._dtype, _rowptr.astype(self._rowptr, np.int64, asnumpy),
                                 asnumpy(self._indices).astype(np.int64), asnumpy(self._values))
 
     def dup(self, dtype=None):
-        """A writable copy, optionally cast to ``dtype``."""
-        d = self._dtype if dtype is None else _dt.lookup(dtype)
-        return Matrix._from_csr(self._nrows, self._ncols, d, self._indptr.copy(), self._indices.copy(),
-                                _dt.cast(self._values, d).copy())
+        """A writable copy, optionally cast to ``dtype``.
+
+        Parameters
+        ----------
+        dtype : dtype, optional
+            Default: this matrix's.
+
+        Returns
+        -------
+        Matrix
+            Same shape, entries and storage format, with its own arrays.
+
+        Raises
+        ------
+        DomainMismatch
+            ``dtype`` is not supported.
+        InvalidValue
+            A value the cast cannot keep (:func:`semiring.dtypes.cast`: NaN, infinities or
+            out-of-range values into an integer type, ...).
+        """
+        d = self._dtype if dtype is None else _dt.lookup(dtype, "Matrix.dup dtype")
+        vals = _dt.cast(self._values, d, "Matrix.dup values")
+        return Matrix._from_csr(self._nrows, self._ncols, d, _rowptr.astype(self._rowptr, self._indices.dtype),
+                                self._indices.copy(), vals.copy() if vals is self._values else vals)
 
     def get(self, row, col, default=None):
-        """The value at (row, col), or ``default`` if absent."""
-        (i,) = _v.index_array([row], self._nrows, "Matrix.get row")
-        (j,) = _v.index_array([col], self._ncols, "Matrix.get col")
-        lo, hi = int(self._indptr[i]), int(self._indptr[i + 1])
+        """The value at (row, col), or ``default`` if absent.
+
+        Raises
+        ------
+        InvalidValue
+            ``row`` or ``col`` is not an int.
+        IndexOutOfBound
+            ``row`` or ``col`` is outside the matrix.
+        """
+        i = _v.index_scalar(row, self._nrows, "Matrix.get row")
+        j = _v.index_scalar(col, self._ncols, "Matrix.get col")
+        xp = xp_of(self._indices)
+        starts, counts = _rowptr.ranges(self._rowptr, xp.asarray([i]))
+        lo = int(starts[0])
+        hi = lo + int(counts[0])
         cols = asnumpy(self._indices[lo:hi])
         pos = int(np.searchsorted(cols, j))
         return asnumpy(self._values[lo + pos:lo + pos + 1])[0] if pos < hi - lo and cols[pos] == j else default
@@ -633,11 +743,13 @@ class Matrix:
         """Same shape, same stored positions and equal values (NaN equals NaN)."""
         if not isinstance(other, Matrix):
             raise InvalidValue(f"isequal: expected a Matrix; given {type(other).__name__}")
+        check_dtype = _v.flag(check_dtype, "isequal check_dtype")
         if self.shape != other.shape or (check_dtype and self._dtype != other._dtype):
             return False
-        a, b = (tuple(asnumpy(t) for t in (m._indptr, m._indices, m._values)) for m in (self, other))
-        return (np.array_equal(a[0], b[0]) and np.array_equal(a[1], b[1])
-                and np.array_equal(a[2], b[2], equal_nan=a[2].dtype.kind == "f"))
+        if self.nvals != other.nvals or not _rowptr.equal(self._rowptr, other._rowptr):
+            return False
+        a, b = (tuple(asnumpy(t) for t in (m._indices, m._values)) for m in (self, other))
+        return np.array_equal(a[0], b[0]) and np.array_equal(a[1], b[1], equal_nan=a[1].dtype.kind == "f")
 
     def __repr__(self):
         return f"<Matrix {self._nrows}x{self._ncols} nvals={self.nvals} dtype={self._dtype.name} {self._device}>"

@@ -8,7 +8,8 @@ from dataclasses import dataclass
 from ..backends._xp import xp_of
 from ..backends.cpu import products as _k
 from ..exceptions import DimensionMismatch, InvalidValue
-from . import _args, _write
+from . import _args, _hyper, _write
+from . import _rowptr
 from . import _validate as _v
 from .matrix import Matrix
 from .vector import Vector
@@ -46,8 +47,11 @@ def _direction(direction, u, A_nvals, n_in, n_out, mask, what, trace=None):
     "edge" (edge-centric: one GPU thread per stored entry of A, for small graphs) is taken
     only when asked for.
     """
-    if direction not in _DIRECTIONS:
-        raise InvalidValue(f"{what}: direction must be one of {_DIRECTIONS}; given {direction!r}")
+    if not isinstance(direction, str) or direction not in _DIRECTIONS:
+        raise InvalidValue(f"{what}: direction must be one of {_DIRECTIONS}; given {direction!r}"[:300])
+    if trace is not None and not isinstance(trace, list):
+        raise InvalidValue(f"{what}: trace must be a list (it receives a ProductChoice) or None; "
+                           f"given {type(trace).__name__}")
     push_terms = u.nvals * A_nvals / max(n_in, 1)
     if mask is None:
         allowed = n_out
@@ -227,6 +231,21 @@ def mxm(A, B, semiring, *, mask=None, accum=None, replace=False, out=None):
     s.output_dtype(A.dtype, B.dtype)
     shape = (A.nrows, B.ncols)
     mask, accum = _write.prepare(out, shape, mask, accum, replace, what)
+    _v.same_device(A, B, out, None if mask is None else mask.parent)
+    mats = (A, B, out, None if mask is None else mask.parent)
+    if _hyper.huge(A.shape, B.shape, shape) or any(M is not None and _rowptr.is_hyper(M._rowptr) for M in mats):
+        # hypersparse operands: multiply their compressed forms (the kernels index rows directly)
+        # (their sizes are at most the entries, so full row pointers cost no more than those)
+        def step(axes, a, b, mask, accum, replace, out):
+            shape = (a.nrows, b.ncols)
+            return _mxm(a, b, _hyper.reindexed_semiring(s, axes), shape, mask, accum, replace, out)
+
+        return _hyper.run(step, [(A, (0, 2)), (B, (2, 1))], shape, out, mask, accum, replace, naxes=3)
+    return _mxm(A, B, s, shape, mask, accum, replace, out)
+
+
+def _mxm(A, B, s, shape, mask, accum, replace, out):
+    """The product and the write step of ``mxm`` (arguments checked and normalized)."""
     if mask is not None and not mask.complement and A.device == "cpu" and _k.counts_terms(s):
         # plus.pair under a mask (triangle counting): SciPy's compiled SpGEMM, then the mask
         tk, tv = _k.mxm_count_masked(A, B, s, mask.true_keys())

@@ -4,17 +4,14 @@ write step) and ``reduce_scalar`` (GraphBLAS C API 2.0, section 4.3.10, GrB_redu
 from __future__ import annotations
 
 
-from ..backends._xp import xp_of
 from ..ops.monoid import Monoid, reduce_runs
-from . import _args, _write
+from . import _args, _rowptr, _write
 from . import _validate as _v
 from .matrix import Matrix
 
 
 def _reduce_rows(A, op, what):
-    xp = xp_of(A._indptr)
-    nonempty = xp.flatnonzero(xp.diff(A._indptr))
-    starts = A._indptr[nonempty]
+    nonempty, starts, _ = _rowptr.nonempty(A._rowptr)
     if isinstance(op, Monoid):
         return nonempty, op.reduce_segments(A._values, starts)
     return nonempty, reduce_runs(op, A._values, starts)
@@ -96,5 +93,5 @@ def reduce_scalar(x, monoid):
     what = "reduce_scalar"
     _args.container(x, f"{what} x")
     m = _args.monoid(monoid, what)
-    _, vals = x._keys()
+    vals = x._values if isinstance(x, Matrix) else x._keys()[1]
     return m.reduce_all(vals)

@@ -89,6 +89,7 @@ class Vector:
             Unsupported dtype.
         """
         size = _v.dimension(size, "Vector size")
+        check_dup_op(dup_op)
         idx = _v.index_array(indices, size, "Vector.from_coo indices")
         vals = _v.values_array(values, idx.shape[0], dtype, "Vector.from_coo values")
         idx, vals = _build(idx, vals, dup_op, lambda key: f"index {key}")
@@ -308,8 +309,19 @@ class Vector:
         Raises
         ------
         InvalidValue
-            Some position is absent and ``fill_value`` is None.
+            Some position is absent and ``fill_value`` is None; an integer ``fill_value``
+            outside the result type.
+        DomainMismatch
+            ``fill_value`` is not a bool or number.
+        OutOfMemory
+            The dense array would not fit in the memory free now.
         """
+        from .._memory import require
+
+        what = "Vector.to_dense"
+        d = self._dtype if fill_value is None else _dt.fill_dtype(self._dtype, fill_value, f"{what} fill_value")
+        require(self._size * (d.itemsize + self._dtype.itemsize + 1), f"{what}: a dense array of {self._size} "
+                f"{d.name} values", self._device)
         present, dense = self._bitmap()
         if fill_value is None:
             if not present.all():
@@ -318,7 +330,7 @@ class Vector:
                     "give fill_value"
                 )
             return dense.copy()
-        out = xp_of(dense).full(self._size, fill_value, dtype=np.result_type(self._dtype, fill_value))
+        out = xp_of(dense).full(self._size, fill_value, dtype=d)
         out[present] = dense[present]
         return out
 
@@ -335,14 +347,31 @@ class Vector:
         return Vector._from_parts(self._size, self._dtype, move(idx), move(vals))
 
     def dup(self, dtype=None):
-        """A copy, optionally cast to ``dtype``."""
+        """A copy, optionally cast to ``dtype``.
+
+        Raises
+        ------
+        DomainMismatch
+            ``dtype`` is not supported.
+        InvalidValue
+            A value the cast cannot keep (:func:`semiring.dtypes.cast`).
+        """
         idx, vals = self._keys()
-        d = self._dtype if dtype is None else _dt.lookup(dtype)
-        return Vector._from_parts(self._size, d, idx.copy(), _dt.cast(vals, d).copy())
+        d = self._dtype if dtype is None else _dt.lookup(dtype, "Vector.dup dtype")
+        cast = _dt.cast(vals, d, "Vector.dup values")
+        return Vector._from_parts(self._size, d, idx.copy(), cast.copy() if cast is vals else cast)
 
     def get(self, index, default=None):
-        """The value at ``index`` or ``default`` if absent."""
-        (i,) = _v.index_array([index], self._size, "Vector.get index")
+        """The value at ``index`` or ``default`` if absent.
+
+        Raises
+        ------
+        InvalidValue
+            ``index`` is not an int.
+        IndexOutOfBound
+            ``index`` is outside the vector.
+        """
+        i = _v.index_scalar(index, self._size, "Vector.get index")
         hit, vals = self._values_at(_v.xp_for(self._device).asarray([i]))
         return asnumpy(vals)[0] if bool(hit[0]) else default
 
@@ -350,6 +379,7 @@ class Vector:
         """Same size, same present positions and equal values (NaN equals NaN)."""
         if not isinstance(other, Vector):
             raise InvalidValue(f"isequal: expected a Vector; given {type(other).__name__}")
+        check_dtype = _v.flag(check_dtype, "isequal check_dtype")
         if self._size != other._size or (check_dtype and self._dtype != other._dtype):
             return False
         a, av = (asnumpy(t) for t in self._keys())
@@ -368,13 +398,30 @@ class Vector:
 
 
 def _not_missing(arr, missing):
-    """Positions of a dense array that are not the ``missing`` marker (NaN matches NaN)."""
+    """Positions of a dense array that are not the ``missing`` marker (NaN matches NaN);
+    DomainMismatch unless ``missing`` is None or a bool or number scalar."""
     xp = xp_of(arr)
     if missing is None:
         return xp.ones(arr.shape, bool)
+    _dt.scalar_dtype(missing, "from_dense missing")
     if isinstance(missing, float) and np.isnan(missing):
         return ~xp.isnan(arr) if arr.dtype.kind == "f" else xp.ones(arr.shape, bool)
     return arr != missing
+
+
+def check_dup_op(dup_op):
+    """The BinaryOp combining duplicate entries (a Monoid's operator), or None; InvalidValue
+    for anything else, DomainMismatch for a positional operator."""
+    from ..ops._base import BinaryOp, check_not_positional
+    from ..ops.monoid import Monoid
+
+    if dup_op is None:
+        return None
+    op = dup_op.op if isinstance(dup_op, Monoid) else dup_op
+    if not isinstance(op, BinaryOp):
+        raise InvalidValue(f"dup_op: expected a BinaryOp or Monoid; given {dup_op!r}"[:300])
+    check_not_positional(op, "dup_op")
+    return op
 
 
 def _build(keys, vals, dup_op, describe):
@@ -385,8 +432,7 @@ def _build(keys, vals, dup_op, describe):
     so that order-dependent operators (``first``, ``second``) see the entries in input order.
     """
     from ..backends.cpu.sparse import group_starts
-    from ..ops.monoid import Monoid, reduce_runs
-    from ..ops._base import BinaryOp, check_not_positional
+    from ..ops.monoid import reduce_runs
 
     uniform = vals.size > 0 and bool((vals == vals[0]).all())
     if uniform:
@@ -403,14 +449,11 @@ def _build(keys, vals, dup_op, describe):
             f"duplicate entries at {describe(int(dup))}: expected unique positions, or pass dup_op "
             "(e.g. dup_op=sr.binary.plus or sr.binary.min) to combine them"
         )
-    op = dup_op.op if isinstance(dup_op, Monoid) else dup_op
-    if not isinstance(op, BinaryOp):
-        raise InvalidValue(f"dup_op: expected a BinaryOp or Monoid; given {dup_op!r}")
-    check_not_positional(op, "dup_op")
+    op = check_dup_op(dup_op)
     if uniform:
         vals = vals[: sorted_keys.shape[0]]
     else:
         order = np.argsort(keys, kind="stable")
         vals = vals[order]
     combined = reduce_runs(op, vals, starts)
-    return sorted_keys[starts], _dt.cast(combined, vals.dtype, "dup_op result")
+    return sorted_keys[starts], _dt.cast(combined, vals.dtype, "dup_op result", wrap_integers=True)

@@ -11,24 +11,111 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtypes as _dt
-from ..exceptions import DomainMismatch, InvalidValue
+from ..exceptions import DomainMismatch, InvalidValue, SemiringError
 
 _POSITIONAL = ("firsti", "firstj", "secondi", "secondj")
 
 
-def _user_func(func, vectorized, nargs):
-    """Adapt a user function f(x, y) to the internal signature f(xp, x, y)."""
-    if vectorized:
-        return lambda xp, *args: func(*args)
-    vec = np.vectorize(func)
-    return lambda xp, *args: vec(*args) if all(a.size for a in args) else np.empty(0, dtype=args[0].dtype)
+def _user_func(func, vectorized, name):
+    """Adapt a user function f(x, y, ...) to the internal signature f(xp, x, y, ...).
+
+    Its result is checked (:func:`_user_result`); an exception it raises becomes InvalidValue
+    naming the operator (SemiringErrors pass through). A scalar function (``vectorized=False``)
+    is applied element by element and its results collected as Python values, so that their
+    common type is inferred from all of them, not from the first (``numpy.vectorize`` would
+    truncate ``[1, 0.5]`` to ``[1, 0]``)."""
+    if not vectorized:
+        elementwise = np.vectorize(func, otypes=[object])
+
+        def func_(x, *rest):
+            if not x.size:
+                return np.empty(0, dtype=x.dtype)
+            return _collect(elementwise(np.asarray(x), *(np.asarray(a) for a in rest)))
+    else:
+        func_ = func
+
+    def call(xp, *args):
+        try:
+            z = func_(*args)
+        except SemiringError:
+            raise
+        except Exception as exc:
+            raise InvalidValue(f"operator {name}: its function raised {type(exc).__name__}: {exc}") from exc
+        return _user_result(xp, z, args[0].shape, name)
+
+    return call
+
+
+def _collect(objs):
+    """A NumPy array of the Python values in object array ``objs``, in their common type."""
+    try:
+        return np.asarray(objs.tolist())
+    except (TypeError, ValueError):
+        return objs
+
+
+def _describe(z):
+    if z is None:
+        return "None"
+    shape = getattr(z, "shape", None)
+    dtype = getattr(z, "dtype", None)
+    if shape is not None and dtype is not None:
+        first = ""
+        if getattr(z, "size", 0) and dtype.kind not in "biuf":
+            flat = np.asarray(z).ravel()
+            odd = [v for v in flat[:10000] if not isinstance(v, (bool, int, float, np.number, np.bool_))]
+            first = f", holding {odd[0]!r}" if odd else f", first element {flat[0]!r}"
+        return f"an array of dtype {dtype} and shape {tuple(shape)}{first}"
+    return f"{type(z).__name__} {z!r}"[:200]
+
+
+def _user_result(xp, z, shape, name):
+    """The array a user function returned, checked: numbers or bools of ``shape`` (a scalar is
+    broadcast to it); otherwise DomainMismatch (not numbers: None, strings, objects) or
+    InvalidValue (another shape), naming the operator and what it returned."""
+    given = _describe(z)
+    try:
+        arr = xp.asarray(z)
+    except Exception as exc:
+        raise DomainMismatch(f"operator {name}: expected its function to return bool, integer or float values "
+                             f"of shape {shape}; it returned {given}") from exc
+    if arr.dtype.kind not in "biuf":
+        raise DomainMismatch(f"operator {name}: expected its function to return bool, integer or float values "
+                             f"of shape {shape}; it returned {given}")
+    if arr.shape != tuple(shape):
+        if arr.ndim != 0:
+            raise InvalidValue(f"operator {name}: expected its function to return values of shape {tuple(shape)} "
+                               f"(one per entry); it returned {given}")
+        arr = xp.broadcast_to(arr, shape)
+    return arr
+
+
+def _check_args(kind, func, name, vectorized, cuda):
+    """The name of a user operator, after checking its constructor's arguments."""
+    if not callable(func):
+        raise InvalidValue(f"{kind}: expected a callable func; given {func!r}"[:300])
+    if name is not None and not isinstance(name, str):
+        raise InvalidValue(f"{kind}: name must be a str or None; given {type(name).__name__}")
+    if type(vectorized) is not bool and not isinstance(vectorized, np.bool_):
+        raise InvalidValue(f"{kind}: vectorized must be True or False; given {vectorized!r}"[:300])
+    if cuda is not None and not isinstance(cuda, str):
+        raise InvalidValue(f"{kind}: cuda must be a CUDA C expression (a str) or None; given {type(cuda).__name__}")
+    default = {"BinaryOp": "user_binary", "UnaryOp": "user_unary", "IndexUnaryOp": "user_indexunary"}[kind]
+    return name or getattr(func, "__name__", None) or default
 
 
 def _resolve_output(output, in_dtype, name):
     if output is None:
         return in_dtype
     if callable(output) and not isinstance(output, (str, type, np.dtype)):
-        return _dt.lookup(output(in_dtype), f"output type of {name}")
+        try:
+            d = output(in_dtype)
+        except SemiringError:
+            raise
+        except Exception as exc:
+            raise InvalidValue(f"output type of {name}: the output function raised {type(exc).__name__}: "
+                               f"{exc}") from exc
+        return _dt.lookup(d, f"output type of {name}")
     return _dt.lookup(output, f"output type of {name}")
 
 
@@ -61,10 +148,11 @@ class BinaryOp:
 
     def __init__(self, func, name=None, *, output=None, domain=None, vectorized=True, cuda=None,
                  _internal=False, _ufunc=None, _positional=None):
-        if not callable(func):
-            raise InvalidValue(f"BinaryOp: expected a callable func(x, y); given {func!r}")
-        self.name = name or getattr(func, "__name__", "user_binary")
-        self._func = func if _internal else _user_func(func, vectorized, 2)
+        if _internal:
+            self.name = name
+        else:
+            self.name = _check_args("BinaryOp", func, name, vectorized, cuda)
+        self._func = func if _internal else _user_func(func, vectorized, self.name)
         self._output = output
         self.domain = None if domain is None else _dt.lookup(domain, f"domain of {self.name}")
         self.cuda = cuda
@@ -107,8 +195,8 @@ class BinaryOp:
             return pick.astype(np.int64, copy=False)
         xp = _dt._xp(x)
         t = self.input_dtype(x.dtype, y.dtype)
-        x = _dt.cast(x, t, f"first input of {self.name}")
-        y = _dt.cast(y, t, f"second input of {self.name}")
+        x = _dt.cast(x, t, f"first input of {self.name}", wrap_integers=True)
+        y = _dt.cast(y, t, f"second input of {self.name}", wrap_integers=True)
         with np.errstate(all="ignore"):
             z = xp.asarray(self._func(xp, x, y))
         out = self.output_dtype(t, t)
@@ -136,10 +224,11 @@ class UnaryOp:
 
     def __init__(self, func, name=None, *, output=None, domain=None, vectorized=True, cuda=None,
                  _internal=False):
-        if not callable(func):
-            raise InvalidValue(f"UnaryOp: expected a callable func(x); given {func!r}")
-        self.name = name or getattr(func, "__name__", "user_unary")
-        self._func = func if _internal else _user_func(func, vectorized, 1)
+        if _internal:
+            self.name = name
+        else:
+            self.name = _check_args("UnaryOp", func, name, vectorized, cuda)
+        self._func = func if _internal else _user_func(func, vectorized, self.name)
         self._output = output
         self.domain = None if domain is None else _dt.lookup(domain, f"domain of {self.name}")
         self.cuda = cuda
@@ -157,7 +246,7 @@ class UnaryOp:
     def eval(self, x):
         xp = _dt._xp(x)
         t = self.domain or x.dtype
-        x = _dt.cast(x, t, f"input of {self.name}")
+        x = _dt.cast(x, t, f"input of {self.name}", wrap_integers=True)
         with np.errstate(all="ignore"):
             z = xp.asarray(self._func(xp, x))
         if z.shape != x.shape:
@@ -187,16 +276,13 @@ class IndexUnaryOp:
 
     def __init__(self, func, name=None, *, output=None, structural=False, vectorized=True, cuda=None,
                  _internal=False):
-        if not callable(func):
-            raise InvalidValue(f"IndexUnaryOp: expected a callable func(x, i, j, thunk); given {func!r}")
-        self.name = name or getattr(func, "__name__", "user_indexunary")
         if _internal:
-            self._func = func
-        elif vectorized:
-            self._func = lambda xp, x, i, j, t: func(x, i, j, t)
+            self.name = name
         else:
-            vec = np.vectorize(func)
-            self._func = lambda xp, x, i, j, t: vec(x, i, j, t) if x.size else np.empty(0, dtype=x.dtype)
+            self.name = _check_args("IndexUnaryOp", func, name, vectorized, cuda)
+            if type(structural) is not bool and not isinstance(structural, np.bool_):
+                raise InvalidValue(f"IndexUnaryOp: structural must be True or False; given {structural!r}"[:300])
+        self._func = func if _internal else _user_func(func, vectorized, self.name)
         self._output = output
         self.structural = structural
         self.cuda = cuda

@@ -157,5 +157,5 @@ def get(name):
     """Return the built-in binary operator called ``name``; raise InvalidValue if there is none."""
     try:
         return BINARY[name]
-    except KeyError:
+    except (KeyError, TypeError):  # (TypeError: an unhashable name)
         raise InvalidValue(f"no built-in binary operator {name!r}; expected one of {sorted(BINARY)}") from None

@@ -54,7 +54,7 @@ def get(name):
     """Return the built-in index-unary operator called ``name``; raise InvalidValue if there is none."""
     try:
         return INDEXUNARY[name]
-    except KeyError:
+    except (KeyError, TypeError):  # (TypeError: an unhashable name)
         raise InvalidValue(
             f"no built-in index-unary operator {name!r}; expected one of {sorted(INDEXUNARY)}"
         ) from None

@@ -54,6 +54,13 @@ class Monoid:
         if not isinstance(op, BinaryOp):
             raise InvalidValue(f"Monoid: expected a BinaryOp; given {op!r}")
         check_not_positional(op, "Monoid")
+        if name is not None and not isinstance(name, str):
+            raise InvalidValue(f"Monoid: name must be a str or None; given {type(name).__name__}")
+        if identity is None:
+            raise InvalidValue("Monoid: expected an identity (a scalar, or a callable of the dtype); given None")
+        for what, v in (("identity", identity), ("terminal", terminal)):
+            if v is not None and not callable(v):
+                _dt.scalar_dtype(v, f"Monoid {what}")  # a bool or number (its type is fixed per use)
         self.op = op
         self.name = name or op.name
         self._identity = identity
@@ -107,7 +114,7 @@ class Monoid:
         Returns one value per run, in ``domain_for(values.dtype)``.
         """
         d = self.domain_for(values.dtype)
-        values = _dt.cast(values, d, f"input of monoid {self.name}")
+        values = _dt.cast(values, d, f"input of monoid {self.name}", wrap_integers=True)
         if len(starts) == 0:
             return values[:0]
         if self.is_any:
@@ -137,7 +144,7 @@ def reduce_runs(op, values, starts):
     if op.output_dtype(d, d) != d:
         raise DomainMismatch(f"reduce with {op.name}: the operator maps {d.name} to "
                              f"{op.output_dtype(d, d).name}; a reduction needs the same type in and out")
-    values = _dt.cast(values, d, f"input of {op.name}")
+    values = _dt.cast(values, d, f"input of {op.name}", wrap_integers=True)
     if xp is not np:
         from ..backends.gpu.reduce import segment_fold
 
@@ -204,5 +211,5 @@ def get(name):
     """Return the built-in monoid called ``name``; raise InvalidValue if there is none."""
     try:
         return MONOID[name]
-    except KeyError:
+    except (KeyError, TypeError):  # (TypeError: an unhashable name)
         raise InvalidValue(f"no built-in monoid {name!r}; expected one of {sorted(MONOID)}") from None

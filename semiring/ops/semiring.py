@@ -46,6 +46,8 @@ class Semiring:
             raise InvalidValue(f"Semiring: expected a Monoid as the additive operator; given {monoid!r}")
         if not isinstance(multiply, BinaryOp):
             raise InvalidValue(f"Semiring: expected a BinaryOp as the multiply; given {multiply!r}")
+        if name is not None and not isinstance(name, str):
+            raise InvalidValue(f"Semiring: name must be a str or None; given {type(name).__name__}")
         self.monoid = monoid
         self.multiply = multiply
         self.name = name or f"{monoid.name}_{multiply.name}"
@@ -141,5 +143,5 @@ def get(name):
     """Return the built-in semiring called ``name``; raise InvalidValue if there is none."""
     try:
         return SEMIRING[name]
-    except KeyError:
+    except (KeyError, TypeError):  # (TypeError: an unhashable name)
         raise InvalidValue(f"no built-in semiring {name!r}; expected one of {sorted(SEMIRING)}") from None

@@ -52,5 +52,5 @@ def get(name):
     """Return the built-in unary operator called ``name``; raise InvalidValue if there is none."""
     try:
         return UNARY[name]
-    except KeyError:
+    except (KeyError, TypeError):  # (TypeError: an unhashable name)
         raise InvalidValue(f"no built-in unary operator {name!r}; expected one of {sorted(UNARY)}") from None

@@ -16,6 +16,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from ... import dtypes as _dt
+from ...core import _rowptr
 from .._xp import repeat, xp_of
 from .sparse import group_starts, ragged_arange, reduce_by_key, reduce_by_key_dense
 
@@ -57,13 +58,14 @@ def mxv(A, u, semiring, rows=None, flip=False):
 
 def _pull_all(A, u, semiring, rows, flip):
     """The pull without early exit: every term of every row, reduced per row by segments."""
-    indptr, indices, avals = A._indptr, A._indices, A._values
+    indices, avals = A._indices, A._values
     xp = xp_of(indices)
+    if rows is None and _rowptr.is_hyper(A._rowptr):
+        rows = A._rowptr[0]  # the nonempty rows
     if rows is None:
-        pos, cols, bounds = None, indices, indptr  # every entry, rows in place
+        pos, cols, bounds = None, indices, A._rowptr  # every entry, rows in place
     else:
-        starts = indptr[rows]
-        counts = indptr[rows + 1] - starts
+        starts, counts = _rowptr.ranges(A._rowptr, rows)
         pos = ragged_arange(starts, counts)
         cols = indices[pos]
         bounds = xp.concatenate([xp.zeros(1, dtype=np.int64), xp.cumsum(counts)])
@@ -106,12 +108,11 @@ PULL_ROUND_TERMS = 1 << 16
 def _pull_early_exit(A, u, semiring, rows, flip, terminal):
     """Pull, each row walking its entries in rounds and retiring at the monoid's terminal value
     (``terminal``; None for ``any``: its first term) or at its last entry."""
-    indptr, indices, avals = A._indptr, A._indices, A._values
+    indices, avals = A._indices, A._values
     xp = xp_of(indices)
     if rows is None:
-        rows = xp.arange(A.nrows, dtype=np.int64)
-    s = indptr[rows]
-    left = indptr[rows + 1] - s
+        rows = A._rowptr[0] if _rowptr.is_hyper(A._rowptr) else xp.arange(A.nrows, dtype=np.int64)
+    s, left = _rowptr.ranges(A._rowptr, rows)
     active = xp.flatnonzero(left > 0)  # positions in rows of the rows still running
     if active.shape[0] == 0:
         return _empty(xp, semiring, A.dtype, u.dtype)
@@ -230,11 +231,10 @@ def _rows_of(A, rows):
     """(entries per row, column indices, values) of the given rows of A, concatenated in order.
 
     On the CPU this is SciPy's CSR row gather (one compiled pass); elsewhere a ragged arange."""
-    indptr = A._indptr
-    starts = indptr[rows]
-    counts = indptr[rows + 1] - starts
-    if xp_of(indptr) is np and int(counts.sum()) >= SCIPY_GATHER_TERMS:
-        S = sp.csr_array((A._values, A._indices, indptr), shape=A.shape, copy=False)
+    rowptr = A._rowptr
+    starts, counts = _rowptr.ranges(rowptr, rows)
+    if xp_of(counts) is np and not _rowptr.is_hyper(rowptr) and int(counts.sum()) >= SCIPY_GATHER_TERMS:
+        S = sp.csr_array((A._values, A._indices, rowptr), shape=A.shape, copy=False)
         B = S[rows]
         return counts, B.indices, B.data
     pos = ragged_arange(starts, counts)
@@ -338,7 +338,7 @@ def mxm_count_masked(A, B, semiring, mask_keys):
         if C.nnz:
             local = np.repeat(np.arange(chunk.shape[0]), np.diff(C.indptr))
             out_k.append(chunk[local] * n + C.indices)
-            out_v.append(_dt.cast(C.data, z, f"result of {semiring.name}"))
+            out_v.append(_dt.cast(C.data, z, f"result of {semiring.name}", wrap_integers=True))
     if not out_k:
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=z)
     return np.concatenate(out_k), np.concatenate(out_v)

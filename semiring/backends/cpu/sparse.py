@@ -34,12 +34,13 @@ def union(ak, av, bk, bv, op, out_dtype):
     ia = xp.searchsorted(keys, ak)
     ib = xp.searchsorted(keys, bk)
     vals = xp.empty(keys.shape[0], dtype=out_dtype)
-    vals[ia] = _dt.cast(av, out_dtype, "first operand")
-    vals[ib] = _dt.cast(bv, out_dtype, "second operand")
+    vals[ia] = _dt.cast(av, out_dtype, "first operand", wrap_integers=True)
+    vals[ib] = _dt.cast(bv, out_dtype, "second operand", wrap_integers=True)
     both_a = member(bk, ak)
     if bool(both_a.any()):
         both_b = member(ak, bk)
-        vals[ia[both_a]] = _dt.cast(op.eval(av[both_a], bv[both_b]), out_dtype, f"result of {op.name}")
+        vals[ia[both_a]] = _dt.cast(op.eval(av[both_a], bv[both_b]), out_dtype, f"result of {op.name}",
+                                     wrap_integers=True)
     return keys, vals
 
 
