@@ -839,3 +839,53 @@ def test_operations_match_the_reference(mode, data):
     grid = data.draw(st.sampled_from(trp.GRID), label="grid")
     with mode():
         trp.check_case(opname, *grid, data)
+
+
+# =============================================================================================
+# the same on the GPU (CuPy arrays through the same code)
+# =============================================================================================
+def _host(a):
+    return a.get() if hasattr(a, "get") and not isinstance(a, np.ndarray) else np.asarray(a)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("forced", [False, True], ids=["thresholds", "always-hypersparse"])
+def test_huge_and_hypersparse_matrices_on_the_gpu_match_the_cpu(forced):
+    """Every operation on 2**40 x 2**40 matrices (and, forced, on small hypersparse ones) gives
+    on the GPU the entries it gives on the CPU."""
+    import cupy as cp
+
+    def entries(x):
+        parts = [_host(a).tolist() for a in x.to_coo()]
+        return sorted(zip(*parts))
+
+    def run(dev):
+        A, B = _huge(EA).to(dev), _huge(EB).to(dev)
+        u = sr.Vector.from_coo([7, 3, N - 1], [2.0, 5.0, 1.0], size=N).to(dev)
+        got = {"format": A.format, "T": entries(A.T), "transpose": entries(sr.transpose(A)),
+               "add": entries(sr.ewise_add(A, B, "plus")), "mult": entries(sr.ewise_mult(A, B, "times")),
+               "extract": entries(sr.extract(A, [5, 2**39])), "row": entries(sr.extract(A, 5)),
+               "reduce": entries(sr.reduce_rowwise(A, "plus")), "reduce_cols": entries(sr.reduce_columnwise(A, "plus")),
+               "mxm": entries(sr.mxm(A, sr.transpose(B), "plus_times")),
+               "select": entries(sr.select(A, sr.indexunary.rowle, 2**39)), "get": float(A.get(5, N - 1)),
+               "dup": A.dup().isequal(A)}
+        out = B.dup()
+        sr.ewise_add(A, A, "plus", mask=~B.S, replace=True, out=out)
+        got["masked"] = entries(out)
+        for direction in ("push", "pull"):
+            for s in ("plus_times", "min_plus", "min_secondi"):
+                got[f"mxv {s} {direction}"] = entries(sr.mxv(A, u, s, direction=direction))
+                got[f"vxm {s} {direction}"] = entries(sr.vxm(u, A, s, direction=direction))
+        few = sr.Matrix.from_coo([1, 2**21 - 1], [2, 0], [1.0, 2.0], nrows=2**21, ncols=2**21).to(dev)
+        got["few"] = (few.format, entries(few), int(few._indptr[-1]), few._indptr.shape[0])
+        K = sr.kronecker(sr.Matrix.from_coo([1], [2], [3.0], nrows=2**20, ncols=2**20).to(dev),
+                         sr.Matrix.from_coo([4], [5], [2.0], nrows=2**20, ncols=2**20).to(dev), "times")
+        got["kron"] = entries(K)
+        return got
+
+    with always_hypersparse() if forced else contextlib.nullcontext():
+        cpu, gpu = run("cpu"), run("gpu")
+        G = sr.Matrix.from_coo(cp.asarray([0, 2**21 - 1]), cp.asarray([1, 0]), cp.asarray([1.0, 2.0]),
+                               nrows=2**21, ncols=2**21, device="gpu")
+        assert G.device == "gpu" and G.format == "hypersparse" and entries(G) == [(0, 1, 1.0), (2**21 - 1, 0, 2.0)]
+    assert gpu == cpu
