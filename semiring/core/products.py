@@ -90,8 +90,11 @@ def _kernels(A):
 
 
 def _allowed(A, mask):
-    """For the GPU push kernel: the mask as one bool per output position."""
-    return {"allowed": mask.allows_dense()} if A.device == "gpu" and mask is not None else {}
+    """For the GPU push kernel: the mask as one bool per output position (not for hypersparse
+    operands, whose products run the generic code with the mask's index list)."""
+    if A.device != "gpu" or mask is None or _rowptr.is_hyper(A._rowptr):
+        return {}
+    return {"allowed": mask.allows_dense()}
 
 
 @_v.gpu_memory("mxv")

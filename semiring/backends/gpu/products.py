@@ -26,6 +26,7 @@ import threading
 import numpy as np
 
 from ..._once import once_item
+from ...core._rowptr import is_hyper
 from .._xp import repeat
 from ..cpu import products as _generic
 from ..cpu.sparse import ragged_arange
@@ -220,8 +221,8 @@ def mxv(A, u, semiring, rows=None, flip=False):
     """Pull with early exit; same contract as the generic ``mxv``."""
     import cupy as cp
 
-    if not supports(semiring, A.dtype, u.dtype, push=False):
-        return _generic.mxv(A, u, semiring, rows=rows, flip=flip)
+    if is_hyper(A._rowptr) or not supports(semiring, A.dtype, u.dtype, push=False):
+        return _generic.mxv(A, u, semiring, rows=rows, flip=flip)  # (hypersparse rows: the generic code)
     kern, tz = _kernel("pull", semiring, A.dtype, u.dtype, flip, A)
     rows = cp.arange(A.nrows, dtype=cp.int64) if rows is None else rows.astype(cp.int64, copy=False)
     present, dense = u._bitmap()
@@ -240,7 +241,8 @@ def vxm(u_idx, u_vals, A, semiring, keep=None, flip=False, allowed=None):
     ``allowed`` (bool, one per output position) in place of ``keep`` when the mask is dense."""
     import cupy as cp
 
-    if not supports(semiring, A.dtype, u_vals.dtype, push=True) or (keep is not None and allowed is None):
+    if (is_hyper(A._rowptr) or not supports(semiring, A.dtype, u_vals.dtype, push=True)
+            or (keep is not None and allowed is None)):
         return _generic.vxm(u_idx, u_vals, A, semiring, keep=keep, flip=flip)
     kern, tz = _kernel("push", semiring, A.dtype, u_vals.dtype, flip, A)
     counts = (A._indptr[u_idx + 1] - A._indptr[u_idx]).astype(cp.int64)
@@ -275,7 +277,8 @@ def edge(A, u, semiring, keep=None, is_vxm=False, allowed=None):
     than touching every edge."""
     import cupy as cp
 
-    if not supports(semiring, A.dtype, u.dtype, push=True) or (keep is not None and allowed is None):
+    if (is_hyper(A._rowptr) or not supports(semiring, A.dtype, u.dtype, push=True)
+            or (keep is not None and allowed is None)):
         return _generic.edge(A, u, semiring, keep=keep, is_vxm=is_vxm)
     M = A if is_vxm else A.T
     kern, tz = _kernel("edge", semiring, A.dtype, u.dtype, not is_vxm, M)
