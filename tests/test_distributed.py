@@ -422,6 +422,11 @@ def test_single_process_in_pytest():
         dist.DistMatrix.from_edges([0, 0], [1, 1], n=4)
     with pytest.raises(sr.InvalidValue, match="non-negative"):
         dist.sssp(dist.DistMatrix.from_edges([0], [1], [-1.0], n=2), 0)
+    with pytest.raises(sr.InvalidValue, match="finite weights"):
+        dist.sssp(dist.DistMatrix.from_edges([0, 1], [1, 2], [1.0, np.inf], n=3), 0)
+    # a delta below the spacing of the floats at the distances reached still advances
+    far = dist.sssp(dist.DistMatrix.from_edges([0, 1], [1, 2], [1e16, 2.0], n=3), 0, delta=1e-10)
+    assert far.distance.to_vector().to_dense(np.inf).tolist() == [0.0, 1e16, 1e16 + 2.0]
     with pytest.raises(sr.InvalidValue, match="kronecker"):
         dist.kronecker(0)
     with pytest.raises(sr.InvalidValue, match="edge_factor"):

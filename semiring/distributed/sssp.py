@@ -189,7 +189,7 @@ def sssp(A, source, *, delta=None):
     Raises
     ------
     InvalidValue
-        A negative or NaN weight, a non-positive delta, not a DistMatrix.
+        A negative, NaN or +inf weight, a non-positive delta, not a DistMatrix.
     DomainMismatch
         Integer weights whose path sums could overflow int64.
     IndexOutOfBound
@@ -206,6 +206,10 @@ def sssp(A, source, *, delta=None):
         raise InvalidValue(f"sssp: edge weights must be numbers; given {nan} NaN weights")
     if nv and wmin < 0:
         raise InvalidValue(f"sssp: delta-stepping needs non-negative weights; the smallest is {wmin:g}")
+    if not np.isfinite(wtop) or not np.isfinite(wsum):
+        raise InvalidValue("sssp: the distributed search needs finite weights whose sum is finite; given a +inf "
+                           "weight or weights summing past float64 (semiring.algorithms.sssp gives +inf distances "
+                           "for them)")
     if dtype == np.int64 and wtop * max(A.n - 1, 1) >= 2**63:
         raise DomainMismatch(f"sssp: integer weights up to {wtop:g} over paths of up to {A.n - 1} edges can "
                              "overflow the int64 distances; give float64 weights")
@@ -230,6 +234,8 @@ def sssp(A, source, *, delta=None):
         hi = delta * (np.floor(float(dmin) / delta) + 1)
         if not hi > dmin:  # floating-point rounding put dmin at the top of the bucket below
             hi = float(dmin) + delta
+        if not hi > dmin:  # delta below the spacing of the floats at dmin: the next float up
+            hi = float(np.nextafter(float(dmin), np.inf))
         count = ctx.allreduce(np.int64(eng.open_bucket(hi)), "sum", f"sssp bucket {buckets}")
         while count:
             rounds += 1
