@@ -462,13 +462,22 @@ def test_dimension_beyond_int64_is_invalid_with_its_line(tmp_path, fname, text, 
 
 
 @pytest.mark.parametrize("fname,text", [
-    ("a.mtx", f"{MM} real general\n4294967296 4294967296 0\n"),
-    ("b.gr", "p sp 4294967296 0\n"),
-    ("c.txt", "0 9223372036854775807\n"),  # n would be 2**63
+    ("a.mtx", f"{MM} real general\n4294967296 4294967296 1\n4294967296 1 2.5\n"),
+    ("b.gr", "p sp 4294967296 1\na 4294967296 1 7\n"),
 ])
-def test_shape_beyond_int64_positions_is_refused(tmp_path, fname, text):
-    # more than 2**63 - 1 positions: refused as a shape (InvalidValue) or, before that, as memory
+def test_shape_beyond_int64_positions_is_read_hypersparse(tmp_path, fname, text):
+    # 2**64 positions: the matrix keeps row pointers for its nonempty rows only (hypersparse)
     p = put(tmp_path, fname, text)
+    with fixed_free_memory():
+        A, peak = _peak_bytes(lambda: sr.io.read(p))
+    assert peak < 64 << 20
+    assert isinstance(A, sr.Matrix) and A.shape == (2**32, 2**32) and A.format == "hypersparse"
+    rows, cols, vals = A.to_coo()
+    assert (rows.tolist(), cols.tolist(), vals.tolist()) == ([2**32 - 1], [0], [2.5 if fname == "a.mtx" else 7])
+
+
+def test_edgelist_vertex_beyond_int64_is_refused(tmp_path):
+    p = put(tmp_path, "c.txt", "0 9223372036854775807\n")  # n would be 2**63
     with fixed_free_memory():
         out, peak = _peak_bytes(lambda: sr.io.read(p))
     assert peak < 64 << 20

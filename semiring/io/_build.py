@@ -10,6 +10,7 @@ import numpy as np
 
 from .. import dtypes as _dt
 from .._memory import require
+from ..core import _rowptr
 from ..core.matrix import Matrix
 from ..exceptions import InvalidValue, OutOfMemory, SemiringError
 
@@ -73,9 +74,12 @@ def int_option(x, name, what, *, low=0, allowed=None):
 def matrix_bytes(nrows, nnz, itemsize):
     """Bytes ``Matrix.from_coo`` allocates at its peak for ``nnz`` entries of ``itemsize``
     bytes in ``nrows`` rows: the int64 coordinates, keys, sort order and two value copies per
-    entry, and the row pointers (the zeroed ones of the empty matrix, the per-row counts, their
-    running sum and the final ones: four arrays of nrows + 1 int64)."""
-    return 32 * (nrows + 1) + nnz * (48 + 2 * itemsize)
+    entry, and the row pointers: four arrays of nrows + 1 int64 (counts, running sum, final
+    ones) when they are stored full, or per-entry arrays when the matrix is hypersparse (many
+    rows, few of them nonempty: ``semiring.core._rowptr``)."""
+    hyper = nrows >= _rowptr.HYPER_MIN_ROWS and nnz * _rowptr.HYPER_RATIO < nrows
+    pointers = 32 * (nnz + 1) if hyper else 32 * (nrows + 1)
+    return pointers + nnz * (48 + 2 * itemsize)
 
 
 def check_shape(path, lineno, nrows, ncols):
