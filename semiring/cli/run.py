@@ -59,7 +59,7 @@ def cmd_bfs(args):
     r = algorithms.bfs(G, s, parents=args.parents, direction=args.direction)
     t1 = time.perf_counter()
     reached = validate.check_bfs(A, s, r.level, r.parent)
-    pulls = sum(t.direction == "pull" for t in r.trace)
+    pulls = r.trace.directions.count("pull")  # the names, without a LevelTrace object per level
     print(f"bfs from {s}: {reached:,} reached, {r.depth} levels ({pulls} pull), {1e3 * (t1 - t0):.1f} ms, "
           f"validated")
     if args.output:
