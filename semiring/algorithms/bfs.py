@@ -200,7 +200,8 @@ def bfs(A, source, *, parents=False, direction="auto", max_depth=None, determini
         level and no host round trip until it ends (not with ``deterministic``); on the CPU
         :mod:`semiring.backends.cpu.traversal`, small levels as scalar loops and large ones
         vectorized, with no per-level work proportional to n. Directions auto/push/pull.
-        "auto" picks "fused" where it applies. All give the same levels and trace; parents
+        "auto" picks "fused" where it applies (on the CPU for graphs of average degree up to
+        ``graph.CPU_FUSED_MAX_DEGREE``). All give the same levels and trace; parents
         may differ (any valid BFS tree; the same with ``deterministic``).
     strategy : str, optional
         None (default) runs the engines above. A name runs that seed-notes strategy as its own

@@ -362,7 +362,8 @@ def sssp(A, source, *, method="auto", delta=None, parents=False, engine="auto", 
         ``semiring.backends.gpu.paths``; delta-stepping only), on the CPU
         ``semiring.backends.cpu.paths`` (delta-stepping with compact buckets, or a worklist
         Bellman-Ford; small rounds as scalar loops, large ones vectorized). "auto" picks
-        "fused" where it applies. Same distances either way.
+        "fused" where it applies (on the CPU for graphs of average degree up to
+        ``graph.CPU_FUSED_MAX_DEGREE``). Same distances either way.
     strategy : str, optional
         None (default): ``method`` and ``engine`` decide, as above. A name runs that GPU work
         organization as its own level-synchronous implementation instead (CuPy kernels for a
