@@ -799,3 +799,22 @@ def test_bfs_pull_trace_counts_the_in_edges_of_unvisited_vertices(kind):
     for t in r.trace:
         unvisited = (lv < 0) | (lv >= t.depth)  # not yet reached when level t.depth started
         assert t.direction == "pull" and t.edges_examined == int(indeg[unvisited].sum())
+
+
+def test_matrix_remembers_its_graph_until_written():
+    # a Matrix keeps the Graph (transpose, degrees, per-algorithm data) built for it, so the
+    # second search on it costs what a search on a Graph costs; a write drops it
+    from semiring.algorithms.graph import as_graph
+
+    A = sr.Matrix.from_coo([0, 1], [1, 2], [1.0, 1.0], nrows=4, ncols=4)
+    G = as_graph(A, "test")
+    assert as_graph(A, "test") is G
+    assert sr.algorithms.bfs(A, 0).level.to_dense(-1).tolist() == [0, 1, 2, -1]
+    assert sr.algorithms.sssp(A, 0).distance.to_dense(np.inf).tolist() == [0.0, 1.0, 2.0, np.inf]
+    assert as_graph(A, "test") is G and G.cache  # the searches filled the remembered Graph
+    # A<(2,3)> = 5: a write bumps the content, and the next search sees the new edge
+    sr.assign(A, 5.0, ([2], [3]))
+    G2 = as_graph(A, "test")
+    assert G2 is not G and not G2.cache
+    assert sr.algorithms.bfs(A, 0).level.to_dense(-1).tolist() == [0, 1, 2, 3]
+    assert sr.algorithms.sssp(A, 0).distance.to_dense(np.inf).tolist() == [0.0, 1.0, 2.0, 7.0]

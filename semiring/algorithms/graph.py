@@ -133,11 +133,15 @@ def _pattern_int(A):
 
 
 def as_graph(A, what):
-    """A Graph for a Matrix or Graph argument."""
+    """A Graph for a Matrix or Graph argument.
+
+    A Matrix remembers the Graph built for it (its transpose, degrees, symmetry and every
+    algorithm's per-graph data) until it is next written, so an algorithm called again on the
+    same Matrix costs what it costs on a Graph. Built once when several threads ask."""
     if isinstance(A, Graph):
         return A
     if isinstance(A, Matrix):
-        return Graph(A)
+        return once_attr(A, "_graph", lambda: Graph(A))
     raise InvalidValue(f"{what}: expected a Matrix or Graph; given {type(A).__name__}")
 
 

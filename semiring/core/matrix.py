@@ -376,6 +376,7 @@ class Matrix:
         self._rowptr, self._full_indptr, self._indices, self._values = indptr, None, indices, values
         self._rows = None
         self._T = None
+        self._graph = None  # the algorithms' derived data (semiring.algorithms.Graph), per content
 
     @property
     def _indptr(self):
