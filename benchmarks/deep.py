@@ -1,4 +1,4 @@
-"""The deep-graph suite: BFS and SSSP where the depth, not the width, costs (issue targets:
+"""The deep-graph suite: BFS and SSSP where the depth, not the width, costs (targets:
 on the 2-core machine, BFS on a 10^6-vertex path <= 2 s and SSSP <= 5 s, from a Matrix and from
 a Graph; the New York road graph no slower than before).
 
@@ -38,7 +38,7 @@ REPEATS = 3
 LONG_RUN_S = 10.0
 #: Dijkstra from vertex 0 of USA-road-d.NY (the data README): maximum and sum of the distances.
 NY_DIJKSTRA = (1_440_081, 186_686_642_878)
-#: Targets of the issue, in seconds: (kernel, graph) -> limit for the default system.
+#: Targets, in seconds: (kernel, graph) -> limit for the default system.
 TARGETS = {("bfs", "path-1000000"): 2.0, ("sssp", "path-1000000"): 5.0}
 
 

@@ -302,7 +302,7 @@ def _runs(negative=False):
 
 
 def test_sssp_inf_weight_gives_an_inf_entry_for_every_method_and_strategy():
-    # the reproducer: networkx answers {0: 0, 1: 1.0, 2: inf}; vertex 3 is unreached
+    # networkx answers {0: 0, 1: 1.0, 2: inf}; vertex 3 is unreached
     A = matrix(4, [0, 1], [1, 2], [1.0, np.inf])
     for label, kw in _runs():
         for parents in (False, True):
@@ -456,7 +456,7 @@ def test_sssp_checks_every_option_whether_used_or_not(option):
 
 
 def test_sssp_negative_delta_with_negative_weights_is_rejected():
-    # the reproducer: auto picks Bellman-Ford (delta unused) and must still refuse delta=-1
+    # auto picks Bellman-Ford (delta unused) and must still refuse delta=-1
     A = matrix(3, [0, 1], [1, 2], [1.0, -2.0])
     with pytest.raises(sr.InvalidValue, match="delta"):
         sr.algorithms.sssp(A, 0, delta=-1)

@@ -1,5 +1,5 @@
 """The SSSP runs outside the algebra: the whole-search engines (GPU persistent kernel, CPU
-``semiring.backends.cpu.paths``) and the seed notes' strategies, each taking the finite-weight
+``semiring.backends.cpu.paths``) and the named strategies, each taking the finite-weight
 matrix and returning the distances as a Vector (unreached vertices absent)."""
 
 from __future__ import annotations
