@@ -13,8 +13,6 @@ weight dtypes. A few generated graphs (Graph500 Kronecker, grids, random geometr
 
 from __future__ import annotations
 
-import contextlib
-import signal
 from dataclasses import dataclass
 
 import networkx as nx
@@ -27,6 +25,8 @@ from scipy.sparse import csgraph
 
 import semiring as sr
 from semiring.testing.validate import ValidationError, check_bfs, check_coloring, check_mis, check_sssp
+
+from _guards import hang_guard
 
 MAX_N = 60
 DIRECTIONS = ("auto", "push", "pull")
@@ -173,20 +173,6 @@ def undirected_simple(n, rows, cols):
             adj[u].add(v)
             adj[v].add(u)
     return adj
-
-
-@contextlib.contextmanager
-def hang_guard(seconds):
-    """Turn an endless loop into a test failure (a guard against hangs, not a timing check)."""
-    def on_alarm(signum, frame):
-        raise TimeoutError(f"did not finish within {seconds} s: an endless loop")
-    old = signal.signal(signal.SIGALRM, on_alarm)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, old)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -17,8 +17,6 @@ trace and deterministic parents by another route). Speed goals are benchmarks
 
 from __future__ import annotations
 
-import contextlib
-import signal
 
 import networkx as nx
 import numpy as np
@@ -33,6 +31,8 @@ from semiring.algorithms.sssp import STRATEGIES as SSSP_STRATEGIES
 from semiring.backends.cpu import paths as cpu_paths
 from semiring.backends.cpu import traversal as cpu_traversal
 from semiring.testing.validate import check_bfs, check_sssp
+
+from _guards import hang_guard
 
 SETTINGS = settings(max_examples=60, deadline=None, derandomize=True,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
@@ -51,20 +51,6 @@ def scalar_work(request, monkeypatch):
         monkeypatch.setattr(cpu_traversal, "SCIPY_GATHER", 1)
         monkeypatch.setattr(cpu_paths, "SCIPY_GATHER", 1)
     return request.param
-
-
-@contextlib.contextmanager
-def hang_guard(seconds):
-    """Turn an endless loop into a test failure (a guard against hangs, not a timing check)."""
-    def on_alarm(signum, frame):
-        raise TimeoutError(f"did not finish within {seconds} s: an endless loop")
-    old = signal.signal(signal.SIGALRM, on_alarm)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, old)
 
 
 # -- random graphs ------------------------------------------------------------------------------

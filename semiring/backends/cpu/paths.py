@@ -240,19 +240,7 @@ def delta_stepping(light, heavy, source, delta, wmax=None):
                     break
                 rounds += 1
                 if len(live) + work <= SCALAR_WORK:
-                    cur = []
-                    for u in live:
-                        du = dv[u]
-                        for p in range(ip[u], ip[u + 1]):
-                            v = ix[p]
-                            nd = du + wv[p]
-                            if nd < dv[v]:
-                                dv[v] = nd
-                                key = nd // delta
-                                if key == b:
-                                    cur.append(v)
-                                else:
-                                    buckets.add(key, v)
+                    cur = _relax_scalar(live, ip, ix, wv, dv, delta, buckets, b)
                     continue
                 live = np.asarray(live, dtype=np.int64)
             else:
@@ -278,21 +266,33 @@ def delta_stepping(light, heavy, source, delta, wmax=None):
     return d, rounds
 
 
+def _relax_scalar(vertices, ip, ix, wv, dv, delta, buckets, b=None):
+    """Relax the out-edges of ``vertices`` one by one (Python ints over memoryviews of the CSR
+    and of the distances ``dv``): an improved vertex goes to its bucket, or, if that is bucket
+    ``b`` (the one being settled), to the returned list of new candidates."""
+    cur = []
+    for u in vertices:
+        du = dv[u]
+        for p in range(ip[u], ip[u + 1]):
+            v = ix[p]
+            nd = du + wv[p]
+            if nd < dv[v]:
+                dv[v] = nd
+                key = nd // delta
+                if key == b:
+                    cur.append(v)
+                else:
+                    buckets.add(key, v)
+    return cur
+
+
 def _heavy(heavy, d, mark, done, delta, buckets, dv, exact):
     """Relax the heavy edges (weight > delta) of the vertices settled in a bucket, once each."""
     hptr, hidx, hw = heavy
     small = [v for v in done if not isinstance(v, np.ndarray)]
     wide = [v for v in done if isinstance(v, np.ndarray)]
     if not wide and len(small) <= SCALAR_WORK:
-        ip, ix, wv = memoryview(hptr), memoryview(hidx), memoryview(hw)
-        for u in small:
-            du = dv[u]
-            for p in range(ip[u], ip[u + 1]):
-                v = ix[p]
-                nd = du + wv[p]
-                if nd < dv[v]:
-                    dv[v] = nd
-                    buckets.add(nd // delta, v)
+        _relax_scalar(small, memoryview(hptr), memoryview(hidx), memoryview(hw), dv, delta, buckets)
         return
     q = np.concatenate([np.asarray(small, dtype=np.int64)] + wide)
     low = _relax_wide(d, mark, *_edges(hptr, hidx, hw, q, d), exact=exact)
