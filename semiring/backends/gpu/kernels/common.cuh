@@ -1,0 +1,33 @@
+// Shared by every kernel of the GPU backend (compiled by NVRTC; no system headers).
+#pragma once
+
+typedef long long i64;
+typedef unsigned long long u64;
+
+// A grid-stride loop over [0, n): the grid is sized on the host from what it knows (or
+// capped), the bound n may be a device value.
+#define GRID_STRIDE(i, n) \
+    for (i64 i = (i64)blockIdx.x * blockDim.x + threadIdx.x; i < (n); i += (i64)gridDim.x * blockDim.x)
+
+// Sum of one value per thread over a block (blockDim.x a multiple of 32, at most 1024);
+// the result is valid in thread 0.
+__device__ __forceinline__ i64 block_sum(i64 v) {
+    __shared__ i64 part[32];
+    for (int o = 16; o > 0; o >>= 1) v += __shfl_down_sync(0xffffffffu, v, o);
+    int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    if (lane == 0) part[warp] = v;
+    __syncthreads();
+    v = 0;
+    if (warp == 0) {
+        v = (lane < (int)(blockDim.x >> 5)) ? part[lane] : 0;
+        for (int o = 16; o > 0; o >>= 1) v += __shfl_down_sync(0xffffffffu, v, o);
+    }
+    __syncthreads();
+    return v;
+}
+
+// Add a block's count to a device counter with one atomic per block.
+__device__ __forceinline__ void count_block(i64 mine, i64* counter) {
+    i64 total = block_sum(mine);
+    if (threadIdx.x == 0 && total) atomicAdd((u64*)counter, (u64)total);
+}
