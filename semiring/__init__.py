@@ -13,9 +13,10 @@ specification. See ``DESIGN.md`` for the contract.
 
 from . import dtypes, exceptions
 from .core import (
-    Mask, Matrix, Vector, apply, assign, ewise_add, ewise_mult, extract, kronecker, mxm, mxv,
-    reduce_columnwise, reduce_rowwise, reduce_scalar, select, transpose, vxm,
+    Mask, Matrix, Recording, Scalar, Vector, apply, assign, ewise_add, ewise_mult, extract, kronecker, mxm, mxv,
+    reduce_columnwise, reduce_rowwise, reduce_scalar, record, select, transpose, vxm, while_nonempty,
 )
+from ._host import host_reads
 from .exceptions import (
     BackendUnavailable, ConvergenceFailure, DimensionMismatch, DomainMismatch, IndexOutOfBound, InvalidValue,
     NegativeCycleError, OutOfMemory, SemiringError,
@@ -28,7 +29,7 @@ from . import algorithms, generators, io  # noqa: E402  (they use the names abov
 __version__ = "0.1.0"
 
 __all__ = [
-    "Matrix", "Vector", "Mask", "BinaryOp", "UnaryOp", "IndexUnaryOp", "Monoid", "Semiring",
+    "Matrix", "Vector", "Scalar", "Mask", "record", "Recording", "while_nonempty", "host_reads", "BinaryOp", "UnaryOp", "IndexUnaryOp", "Monoid", "Semiring",
     "binary", "unary", "indexunary", "monoid", "semirings", "dtypes", "exceptions",
     "algorithms", "generators", "io",
     "mxv", "vxm", "mxm", "ewise_add", "ewise_mult", "apply", "select", "reduce_rowwise",

@@ -5,11 +5,13 @@ from .indexing import assign, extract
 from .mask import Mask
 from .matrix import Matrix
 from .products import mxm, mxv, vxm
+from .loops import Recording, record, while_nonempty
 from .reduce import reduce_columnwise, reduce_rowwise, reduce_scalar
+from .scalar import Scalar
 from .transform import kronecker, transpose
 from .vector import Vector
 
 __all__ = [
-    "Matrix", "Vector", "Mask", "mxv", "vxm", "mxm", "ewise_add", "ewise_mult", "apply", "select",
+    "Matrix", "Vector", "Scalar", "Mask", "record", "Recording", "while_nonempty", "mxv", "vxm", "mxm", "ewise_add", "ewise_mult", "apply", "select",
     "reduce_rowwise", "reduce_columnwise", "reduce_scalar", "assign", "extract", "transpose", "kronecker",
 ]

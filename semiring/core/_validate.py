@@ -120,7 +120,7 @@ def flag(value, what):
 def same_device(*objs):
     """InvalidValue if the containers among ``objs`` live on different devices (other
     objects are ignored: their kind is checked where they are used)."""
-    devs = {o.device for o in objs if isinstance(getattr(o, "device", None), str) and hasattr(o, "nvals")}
+    devs = {o.device for o in objs if isinstance(getattr(o, "device", None), str) and hasattr(type(o), "nvals")}
     if len(devs) > 1:
         raise InvalidValue(f"operands live on different devices {sorted(devs)}; move them with .to(device)")
 

@@ -54,6 +54,9 @@ def ewise_add(x, y, op, *, mask=None, accum=None, replace=False, out=None):
     zt = f.output_dtype(x.dtype, y.dtype)
     mask, accum = _write.prepare(out, x.shape, mask, accum, replace, what)
     _v.same_device(x, out, None if mask is None else mask.parent)
+    r = _resident("ewise", "add", x, y, f, write=(out, mask, accum, replace))
+    if r is not NotImplemented:
+        return r
     if _hyper.huge(x.shape):
         return _hyper.run(lambda axes, a, b, **w: ewise_add(a, b, f, **w), [(x, (0, 1)), (y, (0, 1))], x.shape,
                           out, mask, accum, replace)
@@ -76,6 +79,9 @@ def ewise_mult(x, y, op, *, mask=None, accum=None, replace=False, out=None):
     f.output_dtype(x.dtype, y.dtype)
     mask, accum = _write.prepare(out, x.shape, mask, accum, replace, what)
     _v.same_device(x, out, None if mask is None else mask.parent)
+    r = _resident("ewise", "mult", x, y, f, write=(out, mask, accum, replace))
+    if r is not NotImplemented:
+        return r
     if _hyper.huge(x.shape):
         return _hyper.run(lambda axes, a, b, **w: ewise_mult(a, b, f, **w), [(x, (0, 1)), (y, (0, 1))], x.shape,
                           out, mask, accum, replace)
@@ -140,21 +146,29 @@ def apply(x, op, *, left=None, right=None, thunk=None, mask=None, accum=None, re
             return apply(a, g, left=left, right=right, thunk=thunk, **w)
 
         return _hyper.run(step, [(x, (0, 1))], x.shape, out, mask, accum, replace)
-    vals = x._values if isinstance(x, Matrix) else x._keys()[1]
     if isinstance(f, UnaryOp):
         if left is not None or right is not None or thunk is not None:
             raise InvalidValue(f"{what}: a UnaryOp takes no left/right/thunk; given {f.name} with a scalar")
-        tv = f.eval(vals)
     elif isinstance(f, IndexUnaryOp):
         if left is not None or right is not None:
             raise InvalidValue(f"{what}: an IndexUnaryOp takes thunk=, not left/right")
-        i, j = _indices(x)
-        tv = f.eval(vals, i, j, 0 if thunk is None else thunk)
     else:
         if (left is None) == (right is None) or thunk is not None:
             raise InvalidValue(f"{what}: a BinaryOp needs exactly one bound scalar, left= or right=; "
                                f"given left={left!r}, right={right!r}")
         s = _args.bound_scalar(left if left is not None else right, x.dtype, f"{what} scalar")
+        left, right = (s, None) if left is not None else (None, s)
+    r = _resident("apply", x, f, left, right, thunk, write=(out, mask, accum, replace))
+    if r is not NotImplemented:
+        return r
+    vals = x._values if isinstance(x, Matrix) else x._keys()[1]
+    if isinstance(f, UnaryOp):
+        tv = f.eval(vals)
+    elif isinstance(f, IndexUnaryOp):
+        i, j = _indices(x)
+        tv = f.eval(vals, i, j, 0 if thunk is None else thunk)
+    else:
+        s = left if left is not None else right
         sv = xp_of(vals).full(vals.shape[0], s, dtype=np.asarray(s).dtype)
         tv = f.eval(sv, vals) if left is not None else f.eval(vals, sv)
     if isinstance(x, Matrix) and out is None and mask is None:
@@ -198,6 +212,9 @@ def select(x, op, thunk=0, *, mask=None, accum=None, replace=False, out=None):
     if _hyper.huge(x.shape) and (out is not None or mask is not None):
         return _hyper.run(lambda axes, a, **w: select(a, _hyper.reindexed_indexunary(f, axes), thunk, **w),
                           [(x, (0, 1))], x.shape, out, mask, accum, replace)
+    r = _resident("select", x, f, thunk, write=(out, mask, accum, replace))
+    if r is not NotImplemented:
+        return r
     vals = x._values if isinstance(x, Matrix) else x._keys()[1]
     i, j = (None, None) if _value_only(f) else _indices(x)
     keep = f.eval(vals, i, j, thunk)
@@ -216,6 +233,16 @@ def select(x, op, thunk=0, *, mask=None, accum=None, replace=False, out=None):
         return Matrix._from_csr(x.nrows, x.ncols, x.dtype, rowptr, x._indices[sel], vals[sel])
     keys = x._keys()[0]
     return _write.write(out, keys[keep], vals[keep], x.shape, mask, accum, replace)
+
+
+def _resident(name, *args, write):
+    """The device-resident GPU kernel for this operation (``backends/gpu/resident``), or
+    NotImplemented: CPU operands, a Matrix, or a case the kernels do not compute exactly."""
+    if args[1 if name == "ewise" else 0].device != "gpu" or write[0] is not None and write[0].device != "gpu":
+        return NotImplemented
+    from ..backends.gpu import resident
+
+    return getattr(resident, name)(*args, resident.WriteStep(*write))
 
 
 def _value_only(f):

@@ -16,6 +16,7 @@ from ..exceptions import DimensionMismatch, InvalidValue
 from . import _args, _hyper, _rowptr, _write
 from . import _validate as _v
 from .matrix import Matrix
+from .scalar import Scalar
 from .vector import Vector
 
 
@@ -109,9 +110,10 @@ def assign(out, u, indices=None, *, mask=None, accum=None, replace=False):
     ----------
     out : Vector or Matrix
         Modified in place and returned.
-    u : Vector, Matrix or scalar
+    u : Vector, Matrix, scalar or Scalar
         A Vector of size ``len(I)`` (a Matrix of shape ``len(I) x len(J)``), or a scalar
-        written at every position of the region.
+        written at every position of the region. A :class:`semiring.Scalar` on the GPU is read
+        by the kernel on the device (a loop's iteration counter in a recorded block).
     indices : index, or (rows, cols) for a Matrix
         Each an int array, a slice or None (all).
     mask : Mask the shape of ``out``, optional
@@ -145,8 +147,24 @@ def assign(out, u, indices=None, *, mask=None, accum=None, replace=False):
         raise InvalidValue(f"{what}: a Matrix out takes a Matrix or scalar u; given a Vector")
     if isinstance(out, Matrix) and _hyper.huge(out.shape):
         return _assign_huge(out, u, indices, mask, accum, replace, what)
+    if isinstance(u, Scalar) and u.device != out.device:
+        raise InvalidValue(f"{what}: out is on the {out.device} and the Scalar on the {u.device}; "
+                           "move one with .to(device)")
     region = _Region(out, indices, what)
     mask, accum = _write.prepare(out, out.shape, mask, accum, replace, what)
+    if isinstance(u, Vector):
+        _v.same_device(out, u)
+    if out.device == "gpu" and isinstance(out, Vector) and region.rset is None:
+        # every position: one kernel on the device (backends/gpu/resident)
+        from ..backends.gpu import resident
+
+        value = u if isinstance(u, (Vector, Scalar)) else _args.bound_scalar(u, out.dtype, f"{what} scalar")
+        if not isinstance(value, Vector) or value.size == out.size:
+            r = resident.assign(value, resident.WriteStep(out, mask, accum, replace))
+            if r is not NotImplemented:
+                return r
+    if isinstance(u, Scalar):
+        u = u.value  # (the generic code takes the value on the host)
     scalar = None if isinstance(u, (Vector, Matrix)) else _args.bound_scalar(u, out.dtype, f"{what} scalar")
     if scalar is None:
         mk, mv = region.map_u(u, what)
@@ -249,6 +267,12 @@ def extract(x, rows=None, cols=None, *, mask=None, accum=None, replace=False, ou
         shape = (I.size,)
         mask, accum = _write.prepare(out, shape, mask, accum, replace, what)
         _v.same_device(x, out, None if mask is None else mask.parent)
+        if x.device == "gpu" and _args.covers_all(rows, x.size, f"{what} indices"):
+            from ..backends.gpu import resident
+
+            r = resident.extract(x, resident.WriteStep(out, mask, accum, replace))
+            if r is not NotImplemented:
+                return r
         I = _v.xp_for(x.device).asarray(I)
         hit, tv = x._values_at(I)
         tk = xp_of(hit).flatnonzero(hit)

@@ -24,7 +24,7 @@ class Mask:
     __slots__ = ("parent", "structural", "complement")
 
     def __init__(self, parent, structural, complement=False):
-        if not (hasattr(parent, "_keys") and hasattr(parent, "nvals")):  # a Vector or Matrix
+        if not (hasattr(parent, "_keys") and hasattr(type(parent), "nvals")):  # a Vector or Matrix
             raise InvalidValue(f"Mask: expected a Vector or Matrix to mask by; given {type(parent).__name__}")
         self.parent = parent
         self.structural = structural if type(structural) is bool else _v.flag(structural, "Mask structural")

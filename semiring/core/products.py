@@ -184,6 +184,13 @@ def _matvec(what, A, u, semiring, mask, accum, replace, out, direction, trace, i
     _v.same_device(A, u, out)
     s.output_dtype(*((u.dtype, A.dtype) if is_vxm else (A.dtype, u.dtype)))
     mask, accum = _write.prepare(out, (n_out,), mask, accum, replace, what)
+    if A.device == "gpu" and trace is None:
+        # on the device from end to end: direction, product and write step (no host read)
+        from ..backends.gpu import resident
+
+        w = resident.matvec(A, u, s, resident.WriteStep(out, mask, accum, replace), direction, is_vxm)
+        if w is not NotImplemented:
+            return w
     k = _kernels(A)
     d = _direction(direction, u, A.nvals, n_in, n_out, mask, what, trace)
     if d == "edge":

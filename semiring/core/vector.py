@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import _host
 from .. import dtypes as _dt
 from ..backends._xp import asnumpy, xp_of
 from ..exceptions import DimensionMismatch, InvalidValue
@@ -164,13 +165,41 @@ class Vector:
         out._device = "cpu" if xp_of(present) is np else "gpu"
         out._sp = None
         out._bm, out._nv, out._fmt = (present, dense), int(nvals), "bitmap"
+        out._cnt, out._version = None, 0
         return out
+
+    @classmethod
+    def _from_resident(cls, dtype, present, dense, count):
+        """A GPU vector in bitmap form whose entry count is the device value ``count`` (one
+        int64); the host learns it only when asked (``nvals``)."""
+        out = cls.__new__(cls)
+        out._size, out._dtype, out._device = int(present.shape[0]), np.dtype(dtype), "gpu"
+        out._sp, out._bm, out._nv, out._fmt = None, (present, dense), None, "bitmap"
+        out._cnt, out._version = count, 0
+        return out
+
+    def _resident(self):
+        """(present, dense, count) for the GPU kernels that keep vectors on the device: the
+        bitmap form and the entry count as a device int64 (built here once if missing)."""
+        present, dense = self._bitmap()
+        cnt = self._cnt
+        if cnt is None:
+            cnt = xp_of(present).full(1, self._nv, dtype=np.int64)
+            self._cnt = cnt
+        return present, dense, cnt
+
+    def _wrote_resident(self):
+        """Record that a device kernel rewrote the bitmap arrays and the device count in place."""
+        self._sp, self._fmt, self._nv = None, "bitmap", None
+        self._version += 1
 
     # -- storage ------------------------------------------------------------------------
     def _set(self, idx, vals):
         """Replace the content (trusted: idx sorted, unique, in range; vals of self.dtype)."""
         self._sp = (idx, vals)
         self._bm = None
+        self._cnt = None  # (the device count of the resident form, when there is one)
+        self._version = getattr(self, "_version", -1) + 1
         self._nv = int(idx.shape[0])
         self._fmt = "sparse"
         if self._size and self._nv > self._size * self.BITMAP_DENSITY:
@@ -231,12 +260,14 @@ class Vector:
         In bitmap form this is done in place, in O(len(positions))."""
         if self._fmt == "bitmap":
             present, dense = self._bitmap()
+            before = self.nvals
             was = int(present[positions].sum())
             present[positions] = False
             present[zk] = True
             dense[zk] = zv
-            self._nv += int(zk.shape[0]) - was
-            self._sp = None
+            self._nv = before + int(zk.shape[0]) - was
+            self._sp, self._cnt = None, None
+            self._version += 1
             return
         from ..backends.cpu.sparse import member, merge_disjoint
 
@@ -257,8 +288,15 @@ class Vector:
 
     @property
     def nvals(self):
-        """Number of present entries (explicit zeros count)."""
-        return self._nv
+        """Number of present entries (explicit zeros count).
+
+        On the GPU the count of a vector written by a device kernel lives in device memory
+        until asked for here (one device-to-host read, then remembered until the next write)."""
+        nv = self._nv
+        if nv is None:
+            nv = _host.read_int(self._cnt)
+            self._nv = nv
+        return nv
 
     @property
     def dtype(self):

@@ -1,0 +1,259 @@
+// Device-resident vector operations: every vector is a bitmap (a presence array and a dense
+// value array) with its entry count in device memory, so no operation needs the host.
+//
+// pointwise: T(i) from the operands at i (TERM), then the write step of the GraphBLAS C API
+//            (section 3.5.4): mask, accumulate, replace, typecast into C, and C's new count.
+// pull:      T(r) = (+) over k of A(r,k) (x) u(k), one warp (ROW_WARP) or thread per row the
+//            mask allows, stopping at the monoid's terminal value.
+// push:      T(j) (+)= u(k) (x) A(k,j) for every k present in u: each warp takes 32 positions of
+//            u's bitmap and expands their rows together (lanes over edges), combining into T
+//            with the monoid's atomic.
+// Both products write T into a scratch bitmap that is all-absent (and identity-valued) at
+// rest; the pointwise write step that follows consumes it and puts it back at rest. In
+// DIRECTION 0 both are launched and each decides on the device, from the input's and the
+// mask's counts, whether it is the one to run.
+//
+// Host definitions: TC TZ TX TY TM TS (C types), TERM (a statement setting bool tp and TZ tv
+// from xp, xv, yp, yv, s, i), RESET_X, MASK (0 none, 1 structure, 2 value), MCOMP, ACCUM,
+// ACCUM_OP (in x, y of type TAI, giving TAO), REPLACE, OLD; for the products TIN, MULT (in x,
+// y, i, j, k), MONOID (in x, y), IS_ANY, HAS_TERMINAL, TERMINAL, COMBINE (a statement
+// combining z into T at j), FLIP, DIRECTION (0 device-chosen, 1 push, 2 pull), PULL_BIAS,
+// ROW_WARP, IPT, IXT, TA.
+#include "common.cuh"
+
+#ifndef MASK
+#define MASK 0
+#endif
+#ifndef MCOMP
+#define MCOMP 0
+#endif
+
+__device__ __forceinline__ bool allowed_at(i64 i, const bool* mp, const TM* mv) {
+    bool a = true;
+#if MASK == 1
+    a = mp[i];
+#elif MASK == 2
+    a = mp[i] && (mv[i] != (TM)0);
+#endif
+#if MCOMP
+    a = !a;
+#endif
+    return a;
+}
+
+#ifdef POINTWISE
+extern "C" __global__ void pointwise(i64 n, bool* xp, TX* xv, const bool* yp, const TY* yv,
+        const TS* sp, TS sh, i64 thunk_i, const bool* mp, const TM* mv, bool* cp, TC* cv,
+        i64* count, TX reset_value) {
+    i64 mine = 0;
+    TS s = sp ? *sp : sh;
+    (void)s; (void)thunk_i; (void)yp; (void)yv; (void)reset_value;
+    GRID_STRIDE(i, n) {
+        bool tp = false;
+        TZ tv = (TZ)0;
+        TERM
+#if RESET_X
+        if (xp[i]) { xp[i] = false; xv[i] = reset_value; }
+#endif
+        bool op = false;
+        TC ov = (TC)0;
+#if OLD
+        op = cp[i];
+        if (op) ov = cv[i];
+#endif
+        bool np = op;
+        TC nv = ov;
+        if (allowed_at(i, mp, mv)) {
+#if ACCUM
+            if (op && tp) { TAI x = (TAI)ov, y = (TAI)tv; nv = (TC)(TAO)(ACCUM_OP); np = true; }
+            else if (tp) { nv = (TC)tv; np = true; }
+#else
+            np = tp;
+            nv = (TC)tv;
+#endif
+        } else {
+#if REPLACE
+            np = false;
+#endif
+        }
+        cp[i] = np;
+        cv[i] = np ? nv : (TC)0;
+        mine += np;
+    }
+    count_block(mine, count);
+}
+#endif
+
+#ifdef PRODUCT
+// The direction this call takes: push when the terms it expands (entries of u times the mean
+// degree of A's rows) are fewer than PULL_BIAS times the terms a pull visits (allowed outputs
+// times the mean degree of the rows it walks).
+__device__ __forceinline__ bool push_wins(const i64* ucount, const i64* mcount, i64 n_in, i64 n_out,
+                                          double in_degree, double out_degree) {
+#if DIRECTION == 1
+    return true;
+#elif DIRECTION == 2
+    return false;
+#else
+    i64 allowed = n_out;
+#if MASK
+    allowed = *mcount;
+#if MCOMP
+    allowed = n_out - allowed;
+#endif
+#endif
+    return (double)(*ucount) * in_degree < PULL_BIAS * (double)allowed * out_degree;
+#endif
+}
+
+// mxv: A(r,k) (x) u(k) (FLIP 0); vxm by the transpose: u(k) (x) AT(r,k) (FLIP 1)
+__device__ __forceinline__ TZ multiply(const TA a, const TU u, i64 r, i64 k) {
+#if FLIP
+    TIN x = (TIN)u, y = (TIN)a;
+    i64 i = 0, j = r;
+#else
+    TIN x = (TIN)a, y = (TIN)u;
+    i64 i = r, j = 0;
+#endif
+    (void)i; (void)j; (void)k;
+    return (TZ)(MULT);
+}
+
+__device__ __forceinline__ void fold(bool& found, TZ& acc, bool f2, TZ z) {
+    if (!f2) return;
+    if (!found) { acc = z; found = true; return; }
+    TZ x = acc, y = z;
+    (void)x; (void)y;
+    acc = (TZ)(MONOID);
+}
+
+__device__ __forceinline__ bool done(bool found, TZ acc) {
+#if IS_ANY
+    return found;
+#elif HAS_TERMINAL
+    return found && acc == (TZ)(TERMINAL);
+#else
+    (void)found; (void)acc;
+    return false;
+#endif
+}
+
+template <typename T> __device__ __forceinline__ T shfl_down(T v, int o) {
+    return __shfl_down_sync(0xffffffffu, v, o);
+}
+template <> __device__ __forceinline__ bool shfl_down<bool>(bool v, int o) {
+    return (bool)__shfl_down_sync(0xffffffffu, (int)v, o);
+}
+template <> __device__ __forceinline__ signed char shfl_down<signed char>(signed char v, int o) {
+    return (signed char)__shfl_down_sync(0xffffffffu, (int)v, o);
+}
+template <> __device__ __forceinline__ unsigned char shfl_down<unsigned char>(unsigned char v, int o) {
+    return (unsigned char)__shfl_down_sync(0xffffffffu, (unsigned)v, o);
+}
+template <> __device__ __forceinline__ short shfl_down<short>(short v, int o) {
+    return (short)__shfl_down_sync(0xffffffffu, (int)v, o);
+}
+template <> __device__ __forceinline__ unsigned short shfl_down<unsigned short>(unsigned short v, int o) {
+    return (unsigned short)__shfl_down_sync(0xffffffffu, (unsigned)v, o);
+}
+
+// Pull: rows r of A (the operand's rows for mxv, its transpose's for vxm) the mask allows.
+extern "C" __global__ void pull(i64 n_out, i64 n_in, const IPT* indptr, const IXT* indices, const TA* avals,
+        const bool* upresent, const TU* udense, const i64* ucount, const bool* mp, const TM* mv,
+        const i64* mcount, bool* tp, TZ* tv, double in_degree, double out_degree) {
+    if (push_wins(ucount, mcount, n_in, n_out, in_degree, out_degree)) return;
+#if ROW_WARP
+    int lane = threadIdx.x & 31;
+    i64 warp = ((i64)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
+    i64 nwarps = ((i64)gridDim.x * blockDim.x) >> 5;
+    for (i64 r = warp; r < n_out; r += nwarps) {
+        if (!allowed_at(r, mp, mv)) continue;
+        bool found = false;
+        TZ acc = (TZ)0;
+        for (i64 base = indptr[r]; base < (i64)indptr[r + 1]; base += 32) {
+            i64 p = base + lane;
+            if (p < (i64)indptr[r + 1]) {
+                i64 k = indices[p];
+                if (upresent[k]) fold(found, acc, true, multiply(avals[p], udense[k], r, k));
+            }
+            if (__any_sync(0xffffffffu, done(found, acc))) break;
+        }
+        for (int o = 16; o > 0; o >>= 1) {
+            bool f2 = shfl_down(found, o);
+            TZ z = shfl_down(acc, o);
+            fold(found, acc, f2, z);
+        }
+        if (lane == 0 && found) { tp[r] = true; tv[r] = acc; }
+    }
+#else
+    GRID_STRIDE(r, n_out) {
+        if (!allowed_at(r, mp, mv)) continue;
+        bool found = false;
+        TZ acc = (TZ)0;
+        for (i64 p = indptr[r]; p < (i64)indptr[r + 1]; ++p) {
+            i64 k = indices[p];
+            if (!upresent[k]) continue;
+            fold(found, acc, true, multiply(avals[p], udense[k], r, k));
+            if (done(found, acc)) break;
+        }
+        if (found) { tp[r] = true; tv[r] = acc; }
+    }
+#endif
+}
+
+// Push: rows k of B (A for vxm, A^T for mxv) at u's entries, expanded by whole warps.
+// vxm: u(k) (x) A(k,j), positions (k, j); mxv through A^T: A(j,k) (x) u(k), positions (j, k).
+__device__ __forceinline__ TZ multiply_push(const TA a, const TU u, i64 k, i64 jj) {
+#if FLIP
+    TIN x = (TIN)a, y = (TIN)u;
+    i64 i = jj, j = 0;
+#else
+    TIN x = (TIN)u, y = (TIN)a;
+    i64 i = 0, j = jj;
+#endif
+    (void)i; (void)j; (void)k;
+    return (TZ)(MULT);
+}
+
+extern "C" __global__ void push(i64 n_in, i64 n_out, const IPT* indptr, const IXT* indices, const TA* avals,
+        const bool* upresent, const TU* udense, const i64* ucount, const bool* mp, const TM* mv,
+        const i64* mcount, bool* tp, TZ* tv, double in_degree, double out_degree) {
+    if (!push_wins(ucount, mcount, n_in, n_out, in_degree, out_degree)) return;
+    int lane = threadIdx.x & 31;
+    i64 warp = ((i64)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
+    i64 nwarps = ((i64)gridDim.x * blockDim.x) >> 5;
+    for (i64 base = warp * 32; base < n_in; base += nwarps * 32) {
+        i64 mykey = base + lane;
+        bool mine = mykey < n_in && upresent[mykey];
+        unsigned int ballot = __ballot_sync(0xffffffffu, mine);
+        while (ballot) {
+            int src = __ffs(ballot) - 1;
+            ballot &= ballot - 1;
+            i64 k = base + src;
+            TU uk = udense[k];
+            for (i64 p = (i64)indptr[k] + lane; p < (i64)indptr[k + 1]; p += 32) {
+                i64 jj = indices[p];
+                if (!allowed_at(jj, mp, mv)) continue;
+                TZ z = multiply_push(avals[p], uk, k, jj);
+                COMBINE
+                tp[jj] = true;
+            }
+        }
+    }
+}
+#endif
+
+#ifdef LOOP
+// Device-side loop control for recorded graphs (CUDA graph conditional WHILE nodes).
+extern "C" __device__ void cudaGraphSetConditional(unsigned long long handle, unsigned int value);
+
+extern "C" __global__ void next_iteration(i64* it) {
+    if (threadIdx.x == 0 && blockIdx.x == 0) *it += 1;
+}
+
+extern "C" __global__ void set_condition(unsigned long long handle, const i64* count, const i64* it,
+                                         i64 max_iterations) {
+    if (threadIdx.x == 0 && blockIdx.x == 0)
+        cudaGraphSetConditional(handle, (*count > 0 && *it < max_iterations) ? 1u : 0u);
+}
+#endif
