@@ -75,54 +75,84 @@ def _dummy():
 _NULL = np.uint64(0)
 
 
+_CTYPES = {np.dtype(k): v for k, v in CTYPE.items()}
+
+
 def _ctype(d):
-    return CTYPE[np.dtype(d).name]
+    return _CTYPES[np.dtype(d)]
 
 
-def _castable(src, dst):
-    """A C cast from ``src`` to ``dst`` gives what NumPy's checked cast gives, for every value."""
-    return np.can_cast(np.dtype(src), np.dtype(dst), "safe")
+def _castable(src, dst, never_nan=False):
+    """A C cast from ``src`` to ``dst`` gives what the algebra's typecast
+    (:func:`semiring.dtypes.cast` with ``wrap_integers``) gives for every value: same type,
+    from bool, from an integer (integers wrap as in C; into bool is ``x != 0``), or from a
+    float into a float at least as wide. A float into bool only where it cannot be NaN."""
+    src, dst = np.dtype(src), np.dtype(dst)
+    if src == dst or src.kind == "b" or (src.kind in "iu" and dst.kind in "biuf"):
+        return True
+    if src.kind == "f":
+        return (dst.kind == "f" and dst.itemsize >= src.itemsize) or (dst.kind == "b" and never_nan)
+    return False
 
 
 def _on_gpu_vector(x):
     from ...core.vector import Vector
 
-    return isinstance(x, Vector) and x.device == "gpu" and x.size <= MAX_SIZE and x.dtype.name in CTYPE
+    return isinstance(x, Vector) and x._device == "gpu" and x._size <= MAX_SIZE and x._dtype in _CTYPES
+
+
+def _plan(key, build):
+    """The launch plan cached for ``key`` (built once; None when the kernels cannot compute
+    the case exactly). Keys hold the operator objects themselves, so an id is never reused."""
+    plan = _plans.get(key, _MISSING)
+    if plan is _MISSING:
+        plan = once_item(_plans, key, build, _lock)
+    return plan
+
+
+_plans = {}
+_MISSING = object()
 
 
 # -- the write step --------------------------------------------------------------------------
 class WriteStep:
-    """Definitions and arguments of the write step ``out<mask, replace> = accum(out, T)``."""
+    """The write step ``out<mask, replace> = accum(out, T)`` of one operation."""
 
-    def __init__(self, out, mask, accum, replace, tz=None):
-        self.out, self.mask, self.accum, self.replace = out, mask, accum, replace
-        self.tz = None if tz is None else np.dtype(tz)
+    __slots__ = ("out", "mask", "accum", "replace")
 
-    def ok(self, tc):
-        """Can the kernels write T (of dtype tz) into a result of dtype ``tc`` exactly?"""
+    def __init__(self, out, mask, accum, replace):
+        self.out, self.mask, self.accum, self.replace = out, mask, accum, bool(replace)
+
+    def key(self):
+        """What the kernel's specialization depends on."""
+        m = self.mask
+        mk = None if m is None else (m.structural, m.complement, m.parent._dtype, _on_gpu_vector(m.parent))
+        return (None if self.out is None else self.out._dtype, mk, self.accum, self.replace)
+
+    def ok(self, tz, tc, never_nan=False):
+        """Can the kernels write T (of dtype ``tz``) into a result of dtype ``tc`` exactly?"""
         m = self.mask
         if m is not None and not _on_gpu_vector(m.parent):
             return False
-        if self.accum is None:
-            return _castable(self.tz, tc)
         a = self.accum
+        if a is None:
+            return _castable(tz, tc, never_nan)
         if a.cuda is None or (a.name in ("div", "rdiv") and np.dtype(tc).kind in "biu"):
             return False
-        tai = a.input_dtype(tc, self.tz)
-        tao = a.output_dtype(tc, self.tz)
-        return _castable(tc, tai) and _castable(self.tz, tai) and _castable(tao, tc)
+        tai = a.input_dtype(tc, tz)
+        tao = a.output_dtype(tc, tz)
+        return _castable(tc, tai) and _castable(tz, tai, never_nan) and _castable(tao, tc)
 
-    def defines(self, tc):
+    def defines(self, tz, tc):
         m, a = self.mask, self.accum
-        d = {"TC": _ctype(tc), "TZ": _ctype(self.tz), "OLD": int(self.out is not None),
-             "REPLACE": int(bool(self.replace)), "ACCUM": int(a is not None)}
+        d = {"TC": _ctype(tc), "TZ": _ctype(tz), "OLD": int(self.out is not None),
+             "REPLACE": int(self.replace), "ACCUM": int(a is not None)}
         if m is None:
             d.update(MASK=0, MCOMP=0, TM="bool")
         else:
-            d.update(MASK=1 if m.structural else 2, MCOMP=int(m.complement), TM=_ctype(m.parent.dtype))
+            d.update(MASK=1 if m.structural else 2, MCOMP=int(m.complement), TM=_ctype(m.parent._dtype))
         if a is not None:
-            d.update(TAI=_ctype(a.input_dtype(tc, self.tz)), TAO=_ctype(a.output_dtype(tc, self.tz)),
-                     ACCUM_OP=f"({a.cuda})")
+            d.update(TAI=_ctype(a.input_dtype(tc, tz)), TAO=_ctype(a.output_dtype(tc, tz)), ACCUM_OP=f"({a.cuda})")
         return d
 
     def mask_args(self):
@@ -133,78 +163,71 @@ class WriteStep:
         return self.mask.parent._resident()
 
 
-def _pointwise(what, n, term, defines, write, x=None, y=None, scalar=None, thunk=0, reset_x=None):
-    """Launch the fused ``pointwise`` kernel: T from ``term`` (a C statement), then the write
-    step into ``write.out`` (in place) or into a new vector. Returns the result, or
-    NotImplemented if the kernel cannot be built."""
+class _Pointwise:
+    """A compiled ``pointwise`` kernel and what its launch needs."""
+
+    __slots__ = ("kern", "tc", "reset", "ts")
+
+    def __init__(self, kern, tc, reset, ts):
+        self.kern, self.tc, self.reset, self.ts = kern, tc, reset, ts
+
+
+def _build_pointwise(what, term, types, write, tz, never_nan=False, reset_x=None):
+    """The plan of a pointwise operation: T(i) from ``term`` (a C statement setting ``tp`` and
+    ``tv`` from xp, xv, yp, yv, s, i), then the write step; None if it cannot be exact."""
+    tc = np.dtype(write.out._dtype if write.out is not None else tz)
+    if not write.ok(tz, tc, never_nan):
+        return None
+    d = dict(POINTWISE=1, RESET_X=int(reset_x is not None), **write.defines(tz, tc))
+    d.update({k: _ctype(v) for k, v in types.items()})
+    d["TERM"] = "{ " + term + " }"
+    for k in ("TX", "TY", "TS"):
+        d.setdefault(k, "bool")
+    kern = _compile("pointwise", d)
+    if kern is None:
+        return None
+    tx = np.dtype(types.get("TX", "bool"))
+    return _Pointwise(kern, tc, tx.type(0 if reset_x is None else reset_x), np.dtype(types.get("TS", "bool")))
+
+
+def _launch_pointwise(plan, n, write, x=None, y=None, scalar=None, thunk=0):
+    """Run a pointwise plan: into ``write.out`` in place, or into a new vector."""
+    from ...core.scalar import Scalar
     from ...core.vector import Vector
 
     cp = _cp()
-    out = write.out
-    tc = np.dtype(out.dtype if out is not None else write.tz)
-    if not write.ok(tc):
-        return NotImplemented
-    d = dict(POINTWISE=1, RESET_X=int(reset_x is not None), **write.defines(tc))
-    d.update(defines)
-    d["TERM"] = "{ " + term + " }"
-    d.setdefault("TX", "bool")
-    d.setdefault("TY", "bool")
-    d.setdefault("TS", "bool")
-    kern = _kernel(what, d)
-    if kern is None:
-        return NotImplemented
     dummy = _dummy()
     xp_, xv = (x[0], x[1]) if x is not None else (dummy, dummy)
     yp_, yv = (y[0], y[1]) if y is not None else (dummy, dummy)
-    sptr, sval = _scalar_args(scalar, defines.get("TS_DTYPE"))
+    if scalar is None:
+        sptr, sval = _NULL, plan.ts.type(0)
+    elif isinstance(scalar, Scalar):
+        sptr, sval = scalar._array, plan.ts.type(0)
+    else:
+        sptr, sval = _NULL, plan.ts.type(scalar)
     mp, mv, _ = write.mask_args()
+    out = write.out
     if out is not None:
         cp_, cv, cnt = out._resident()
     else:
-        cp_, cv, cnt = cp.empty(n, dtype=bool), cp.empty(n, dtype=tc), cp.empty(1, dtype=np.int64)
-    stream = cp.cuda.get_current_stream()
-    cp.cuda.runtime.memsetAsync(cnt.data.ptr, 0, 8, stream.ptr)
-    reset = np.dtype(defines.get("TX_DTYPE", "bool")).type(0 if reset_x is None else reset_x)
-    kern(*_grid(n), (np.int64(n), xp_, xv, yp_, yv, sptr, sval, np.int64(thunk), mp, mv, cp_, cv, cnt, reset))
+        cp_, cv, cnt = cp.empty(n, dtype=bool), cp.empty(n, dtype=plan.tc), cp.empty(1, dtype=np.int64)
+    cp.cuda.runtime.memsetAsync(cnt.data.ptr, 0, 8, cp.cuda.get_current_stream().ptr)
+    plan.kern(*_grid(n), (np.int64(n), xp_, xv, yp_, yv, sptr, sval, np.int64(thunk), mp, mv, cp_, cv, cnt,
+                          plan.reset))
     if out is None:
-        return Vector._from_resident(tc, cp_, cv, cnt)
+        return Vector._from_resident(plan.tc, cp_, cv, cnt)
     out._wrote_resident()
     return out
 
 
-def _scalar_args(scalar, ts):
-    """(device pointer or NULL, host value) for the kernel's scalar slot."""
-    from ...core.scalar import Scalar
-
-    if scalar is None:
-        return _NULL, np.bool_(False)
-    if isinstance(scalar, Scalar):
-        return scalar._array, np.dtype(ts).type(0)
-    return _NULL, np.dtype(ts).type(scalar)
-
-
-def _kernel(what, defines):
-    """The compiled kernel, or None if NVRTC refuses this specialization (remembered)."""
-    key = (what, tuple(sorted(defines.items())))
-    if key in _failed:
-        return None
-    name = "pointwise" if "POINTWISE" in defines else what
+def _compile(name, defines):
+    """The compiled kernel, or None if NVRTC refuses this specialization (a user's snippet)."""
     try:
         return compiler.kernel("resident.cu", name, defines)
     except Exception as exc:  # noqa: BLE001 - a snippet NVRTC rejects: the generic path computes it
         if type(exc).__name__ not in ("CompileException", "NVRTCError"):
             raise
-        _failed.add(key)
         return None
-
-
-def _types(**dtypes):
-    """Type definitions for the kernel (C names) and their NumPy names (``*_DTYPE``)."""
-    d = {}
-    for k, v in dtypes.items():
-        d[k] = _ctype(v)
-        d[k + "_DTYPE"] = np.dtype(v).name
-    return d
 
 
 def _operator_ok(op, tin):
@@ -216,76 +239,86 @@ def ewise(kind, x, y, f, write):
     """``ewise_add`` (kind "add", the union) or ``ewise_mult`` ("mult", the intersection)."""
     if not (_on_gpu_vector(x) and _on_gpu_vector(y)):
         return NotImplemented
+    plan = _plan(("ewise", kind, f, x._dtype, y._dtype, write.key()), lambda: _ewise_plan(kind, x, y, f, write))
+    if plan is None:
+        return NotImplemented
+    return _launch_pointwise(plan, x._size, write, x=x._resident(), y=y._resident())
+
+
+def _ewise_plan(kind, x, y, f, write):
     tin = f.input_dtype(x.dtype, y.dtype)
     tz = f.output_dtype(x.dtype, y.dtype)
     if not (_operator_ok(f, tin) and _castable(x.dtype, tin) and _castable(y.dtype, tin)):
-        return NotImplemented
+        return None
     if kind == "add" and not (_castable(x.dtype, tz) and _castable(y.dtype, tz)):
-        return NotImplemented
-    write.tz = np.dtype(tz)
+        return None
     both = f"TIN x = (TIN)xv[i], y = (TIN)yv[i]; tv = (TZ)({f.cuda});"
     if kind == "add":
         term = (f"bool a = xp[i], b = yp[i]; tp = a || b; if (a && b) {{ {both} }} "
                 "else if (a) tv = (TZ)xv[i]; else if (b) tv = (TZ)yv[i];")
     else:
         term = f"tp = xp[i] && yp[i]; if (tp) {{ {both} }}"
-    d = _types(TX=x.dtype, TY=y.dtype, TIN=tin)
-    return _pointwise(f"ewise_{kind}", x.size, term, d, write, x=x._resident(), y=y._resident())
+    return _build_pointwise(f"ewise_{kind}", term, dict(TX=x.dtype, TY=y.dtype, TIN=tin), write, tz)
 
 
 def apply(x, f, left, right, thunk, write):
     """``apply`` of a UnaryOp, a BinaryOp with a bound scalar, or an IndexUnaryOp."""
-    from ...ops._base import BinaryOp, IndexUnaryOp, UnaryOp
-
     if not _on_gpu_vector(x) or f.cuda is None:
         return NotImplemented
+    s = left if left is not None else (right if right is not None else (0 if thunk is None else thunk))
+    sd = np.asarray(s).dtype
+    plan = _plan(("apply", f, left is not None, x._dtype, sd, write.key()),
+                 lambda: _apply_plan(x, f, left is not None, sd, write))
+    if plan is None:
+        return NotImplemented
+    return _launch_pointwise(plan, x._size, write, x=x._resident(), scalar=s)
+
+
+def _apply_plan(x, f, bound_left, sd, write):
+    from ...ops._base import BinaryOp, IndexUnaryOp, UnaryOp
+
     if isinstance(f, UnaryOp):
         tin = f.domain or x.dtype
         tz = f.output_dtype(tin)
         ok = tin.kind == "f" or f.name in ("identity", "ainv", "one", "lnot", "abs") and not (
             f.name == "abs" and tin.kind in "bu") or not f.builtin
         if not (ok and _castable(x.dtype, tin)):
-            return NotImplemented
+            return None
         term = f"tp = xp[i]; if (tp) {{ TIN x = (TIN)xv[i]; tv = (TZ)({f.cuda}); }}"
-        d, scalar = _types(TX=x.dtype, TIN=tin), None
-    elif isinstance(f, BinaryOp):
-        s = left if left is not None else right
-        sd = np.asarray(s).dtype
-        tin = f.input_dtype(sd, x.dtype) if left is not None else f.input_dtype(x.dtype, sd)
+        return _build_pointwise("apply", term, dict(TX=x.dtype, TIN=tin), write, tz)
+    if isinstance(f, BinaryOp):
+        tin = f.input_dtype(sd, x.dtype) if bound_left else f.input_dtype(x.dtype, sd)
         tz = f.output_dtype(tin, tin)
         if not (_operator_ok(f, tin) and _castable(x.dtype, tin) and _castable(sd, tin)):
-            return NotImplemented
-        pair = "(TIN)s, y = (TIN)xv[i]" if left is not None else "(TIN)xv[i], y = (TIN)s"
+            return None
+        pair = "(TIN)s, y = (TIN)xv[i]" if bound_left else "(TIN)xv[i], y = (TIN)s"
         term = f"tp = xp[i]; if (tp) {{ TIN x = {pair}; tv = (TZ)({f.cuda}); }}"
-        d, scalar = _types(TX=x.dtype, TIN=tin, TS=sd), s
-    elif isinstance(f, IndexUnaryOp):
-        th = 0 if thunk is None else thunk
-        sd = np.asarray(th).dtype
+        return _build_pointwise("apply", term, dict(TX=x.dtype, TIN=tin, TS=sd), write, tz)
+    if isinstance(f, IndexUnaryOp) and f.builtin and sd.kind in "biuf":
         tz = f.output_dtype(x.dtype)
-        if not (f.builtin and sd.kind in "biuf"):
-            return NotImplemented
         term = ("tp = xp[i]; if (tp) { TX x = xv[i]; TS thunk = s; i64 j = 0; (void)x; (void)j; (void)thunk; "
                 f"tv = (TZ)({f.cuda}); }}")
-        d, scalar = _types(TX=x.dtype, TS=sd), th
-    else:
-        return NotImplemented
-    write.tz = np.dtype(tz)
-    return _pointwise("apply", x.size, term, d, write, x=x._resident(), scalar=scalar)
+        return _build_pointwise("apply", term, dict(TX=x.dtype, TS=sd), write, tz)
+    return None
 
 
 def select(x, f, thunk, write):
     """``select``: keep x's entries where the index-unary predicate holds."""
     if not (_on_gpu_vector(x) and f.cuda is not None and f.builtin):
         return NotImplemented
-    if f.output_dtype(x.dtype).kind != "b":
-        return NotImplemented
     sd = np.asarray(thunk).dtype
-    if sd.kind not in "biuf":
+    plan = _plan(("select", f, x._dtype, sd, write.key()), lambda: _select_plan(x, f, sd, write))
+    if plan is None:
         return NotImplemented
-    write.tz = np.dtype(x.dtype)
+    return _launch_pointwise(plan, x._size, write, x=x._resident(), scalar=thunk)
+
+
+def _select_plan(x, f, sd, write):
+    if f.output_dtype(x.dtype).kind != "b" or sd.kind not in "biuf":
+        return None
     term = ("tp = false; if (xp[i]) { TX x = xv[i]; TS thunk = s; i64 j = 0; (void)x; (void)j; (void)thunk; "
             f"tp = (bool)({f.cuda}); tv = (TZ)x; }}")
-    return _pointwise("select", x.size, term, _types(TX=x.dtype, TS=sd), write, x=x._resident(), scalar=thunk)
+    return _build_pointwise("select", term, dict(TX=x.dtype, TS=sd), write, x.dtype)
 
 
 def assign(u, write):
@@ -297,9 +330,11 @@ def assign(u, write):
     if not _on_gpu_vector(out):
         return NotImplemented
     if _on_gpu_vector(u):
-        write.tz = np.dtype(u.dtype)
-        return _pointwise("assign", out.size, "tp = xp[i]; if (tp) tv = (TZ)xv[i];", _types(TX=u.dtype), write,
-                          x=u._resident())
+        plan = _plan(("assign", u._dtype, write.key()), lambda: _build_pointwise(
+            "assign", "tp = xp[i]; if (tp) tv = (TZ)xv[i];", dict(TX=u.dtype), write, u.dtype))
+        if plan is None:
+            return NotImplemented
+        return _launch_pointwise(plan, out._size, write, x=u._resident())
     if isinstance(u, Scalar):
         if u.device != "gpu":
             return NotImplemented
@@ -308,17 +343,22 @@ def assign(u, write):
         sd = np.asarray(u).dtype
     if sd.kind not in "biuf":
         return NotImplemented
-    write.tz = np.dtype(sd)
-    return _pointwise("assign", out.size, "tp = true; tv = (TZ)s;", _types(TS=sd), write, scalar=u)
+    plan = _plan(("assign scalar", sd, write.key()), lambda: _build_pointwise(
+        "assign", "tp = true; tv = (TZ)s;", dict(TS=sd), write, sd))
+    if plan is None:
+        return NotImplemented
+    return _launch_pointwise(plan, out._size, write, scalar=u)
 
 
 def extract(x, write):
     """``extract`` of a whole vector (indices None): the write step from x."""
     if not _on_gpu_vector(x):
         return NotImplemented
-    write.tz = np.dtype(x.dtype)
-    return _pointwise("extract", x.size, "tp = xp[i]; if (tp) tv = (TZ)xv[i];", _types(TX=x.dtype), write,
-                      x=x._resident())
+    plan = _plan(("extract", x._dtype, write.key()), lambda: _build_pointwise(
+        "extract", "tp = xp[i]; if (tp) tv = (TZ)xv[i];", dict(TX=x.dtype), write, x.dtype))
+    if plan is None:
+        return NotImplemented
+    return _launch_pointwise(plan, x._size, write, x=x._resident())
 
 
 # -- products --------------------------------------------------------------------------------
@@ -355,11 +395,11 @@ def _combine(m, tz):
 
 
 def _scratch_for(n, tz, rest):
-    """The product's scratch bitmap T for (size, dtype, value at rest) on this stream and thread:
-    all absent and equal to ``rest`` between operations (the write step puts it back)."""
+    """The product's scratch bitmap T for (size, dtype, value at rest) on this device and thread:
+    all absent and equal to ``rest`` between operations (the write step puts it back). Work of
+    one thread runs in order on its stream, a recorded graph included, so one suffices."""
     cp = _cp()
-    stream = cp.cuda.get_current_stream().ptr
-    key = (cp.cuda.runtime.getDevice(), stream, threading.get_ident(), n, tz.name, rest.tobytes())
+    key = (cp.cuda.runtime.getDevice(), threading.get_ident(), n, tz, rest.tobytes())
 
     def build():
         return cp.zeros(n, dtype=bool), cp.full(n, rest, dtype=tz)
@@ -367,72 +407,87 @@ def _scratch_for(n, tz, rest):
     return once_item(_scratch, key, build, _lock)
 
 
-def matvec(A, u, semiring, write, direction, is_vxm):
-    """``mxv``/``vxm`` of a GPU Matrix and a GPU Vector, on the device from end to end."""
-    from ..gpu import products as _products
+_DIRECTIONS = {"auto": 0, "push": 1, "pull": 2}
 
-    if not (_on_gpu_vector(u) and A.device == "gpu" and direction in ("auto", "push", "pull")):
+
+class _Product:
+    __slots__ = ("kern", "code", "tz", "rest", "write", "warp")
+
+    def __init__(self, kern, code, tz, rest, write, warp):
+        self.kern, self.code, self.tz, self.rest, self.write, self.warp = kern, code, tz, rest, write, warp
+
+
+def matvec(A, u, semiring, write, direction, is_vxm):
+    """``mxv``/``vxm`` of a GPU Matrix and a GPU Vector, on the device from end to end: one
+    product launch (direction taken on the device) and the pointwise write step."""
+    code = _DIRECTIONS.get(direction)
+    if code is None or not _on_gpu_vector(u) or A._device != "gpu" or is_hyper(A._rowptr):
         return NotImplemented
-    if is_hyper(A._rowptr) or A.nrows > MAX_SIZE or A.ncols > MAX_SIZE:
+    n_in, n_out = (A._nrows, A._ncols) if is_vxm else (A._ncols, A._nrows)
+    if n_in > MAX_SIZE or n_out > MAX_SIZE:
         return NotImplemented
-    m, f = semiring.monoid, semiring.multiply
-    da, du = A.dtype, u.dtype
-    tz = semiring.output_dtype(da, du) if not is_vxm else semiring.output_dtype(du, da)
-    can_pull = _products.supports(semiring, da, du, push=False) if not is_vxm else \
-        _products.supports(semiring, du, da, push=False)
-    combine = _combine(m, tz) if m.is_any or m.op.cuda is not None else None
-    can_push = combine is not None and can_pull
-    if direction == "auto":
-        code = 0 if (can_push and can_pull) else (1 if can_push else 2)
-    else:
-        code = 1 if direction == "push" else 2
-    if (code == 1 and not can_push) or (code == 2 and not can_pull):
+    nnz = A.nvals
+    warp = nnz >= 8 * max(n_out, 1)
+    B = (A if is_vxm else A.T) if code in (0, 1) else None
+    P = (A.T if is_vxm else A) if code in (0, 2) else None
+    shapes = tuple(None if M is None else (M._rowptr.dtype, M._indices.dtype) for M in (B, P))
+    key = ("matvec", semiring, A._dtype, u._dtype, is_vxm, code, warp, shapes, write.key())
+    plan = _plan(key, lambda: _matvec_plan(A, u, semiring, write, code, is_vxm, warp, B, P))
+    if plan is None:
         return NotImplemented
-    write.tz = np.dtype(tz)
-    n_in, n_out = (A.nrows, A.ncols) if is_vxm else (A.ncols, A.nrows)
-    tc = np.dtype(write.out.dtype) if write.out is not None else tz
-    if not write.ok(tc):
-        return NotImplemented
-    rest = np.asarray(m.identity_for(tz) if not m.is_any else 0, dtype=tz)
-    tin = f.input_dtype(du, da) if is_vxm else f.input_dtype(da, du)
-    if f.positional:
-        tin = np.dtype(np.int64)
-    mk = write.defines(tc)
-    base = dict(PRODUCT=1, TZ=_ctype(tz), TIN=_ctype(tin), TU=_ctype(du), TA=_ctype(da), TM=mk["TM"],
-                MASK=mk["MASK"], MCOMP=mk["MCOMP"], MULT=f"({f.cuda})",
-                MONOID="(y)" if m.is_any else f"({m.op.cuda})", IS_ANY=int(m.is_any),
-                DIRECTION=code, PULL_BIAS=repr(float(PULL_BIAS)), COMBINE=combine or ";")
-    term = None if m.is_any else m.terminal_for(tz)
-    base.update(HAS_TERMINAL=int(term is not None), TERMINAL=_literal(term, tz))
-    tp, tv = _scratch_for(n_out, tz, rest)
+    tp, tv = _scratch_for(n_out, plan.tz, plan.rest)
     present, dense, ucnt = u._resident()
     mp, mv, mcnt = write.mask_args()
-    nnz = A.nvals
-    in_degree, out_degree = nnz / max(n_in, 1), nnz / max(n_out, 1)
-    if code in (0, 1):  # push expands rows of A (vxm) or of A^T (mxv)
-        B = A if is_vxm else A.T
-        kern = _kernel("push", dict(base, FLIP=int(not is_vxm), IPT=_ctype(B._indptr.dtype),
-                                    IXT=_ctype(B._indices.dtype), ROW_WARP=1))
-        if kern is None:
-            return NotImplemented
-        pargs = (B._indptr, B._indices, B._values, present, dense, ucnt, mp, mv, mcnt, tp, tv,
-                 np.float64(in_degree), np.float64(out_degree))
-    if code in (0, 2):  # pull walks rows of A (mxv) or of A^T (vxm)
-        P = A.T if is_vxm else A
-        warp = nnz >= 8 * max(n_out, 1)
-        lkern = _kernel("pull", dict(base, FLIP=int(is_vxm), IPT=_ctype(P._indptr.dtype),
-                                     IXT=_ctype(P._indices.dtype), ROW_WARP=int(warp)))
-        if lkern is None:
-            return NotImplemented
-        largs = (P._indptr, P._indices, P._values, present, dense, ucnt, mp, mv, mcnt, tp, tv,
-                 np.float64(in_degree), np.float64(out_degree))
-    if code in (0, 1):
-        kern(*_grid(n_in), (np.int64(n_in), np.int64(n_out), *pargs))
-    if code in (0, 2):
-        lkern(*_grid(n_out * (32 if warp else 1)), (np.int64(n_out), np.int64(n_in), *largs))
+    dummy = _dummy()
+    b = (B._rowptr, B._indices, B._values) if plan.code in (0, 1) else (dummy, dummy, dummy)
+    p = (P._rowptr, P._indices, P._values) if plan.code in (0, 2) else (dummy, dummy, dummy)
+    threads = max(n_in if plan.code in (0, 1) else 0, n_out * (32 if warp else 1) if plan.code in (0, 2) else 0)
+    plan.kern(*_grid(threads), (np.int64(n_in), np.int64(n_out), *b, *p, present, dense, ucnt, mp, mv, mcnt,
+                                tp, tv, np.float64(nnz / max(n_in, 1)), np.float64(nnz / max(n_out, 1))))
     # the write step reads T and puts the scratch back at rest
-    return _pointwise("product_write", n_out, "tp = xp[i]; if (tp) tv = xv[i];",
-                      _types(TX=tz), write, x=(tp, tv), reset_x=rest)
+    return _launch_pointwise(plan.write, n_out, write, x=(tp, tv))
+
+
+def _matvec_plan(A, u, semiring, write, code, is_vxm, warp, B, P):
+    from ..gpu import products as _products
+
+    m, f = semiring.monoid, semiring.multiply
+    da, du = A.dtype, u.dtype
+    first, second = (du, da) if is_vxm else (da, du)
+    tz = semiring.output_dtype(first, second)
+    if not _products.supports(semiring, first, second, push=False):
+        return None
+    combine = _combine(m, tz) if (m.is_any or m.op.cuda is not None) else None
+    if combine is None:
+        if code == 1:
+            return None
+        code = 2
+    if code == 0 and combine is None:
+        code = 2
+    if (code in (0, 1) and B is None) or (code in (0, 2) and P is None):
+        return None
+    tc = np.dtype(write.out.dtype if write.out is not None else tz)
+    never_nan = f.builtin and f.name == "pair"  # T counts terms: 1 or more, never NaN
+    if not write.ok(tz, tc, never_nan):
+        return None
+    rest = np.asarray(m.identity_for(tz) if not m.is_any else 0, dtype=tz)[()]
+    tin = np.dtype(np.int64) if f.positional else f.input_dtype(first, second)
+    mk = write.defines(tz, tc)
+    term = None if m.is_any else m.terminal_for(tz)
+    d = dict(PRODUCT=1, TZ=_ctype(tz), TIN=_ctype(tin), TU=_ctype(du), TA=_ctype(da), TM=mk["TM"],
+             MASK=mk["MASK"], MCOMP=mk["MCOMP"], MULT=f"({f.cuda})",
+             MONOID="(y)" if m.is_any else f"({m.op.cuda})", IS_ANY=int(m.is_any), IS_VXM=int(is_vxm),
+             DIRECTION=code, PULL_BIAS=repr(float(PULL_BIAS)), COMBINE=combine or ";", ROW_WARP=int(warp),
+             HAS_TERMINAL=int(term is not None), TERMINAL=_literal(term, tz))
+    for name, M in (("B", B), ("P", P)):
+        M = M if M is not None else A
+        d[name + "PT"], d[name + "XT"] = _ctype(M._rowptr.dtype), _ctype(M._indices.dtype)
+    kern = _compile("product", d)
+    wplan = _build_pointwise("product_write", "tp = xp[i]; if (tp) tv = xv[i];", dict(TX=tz), write, tz,
+                             never_nan=never_nan, reset_x=rest)
+    if kern is None or wplan is None:
+        return None
+    return _Product(kern, code, tz, np.asarray(rest, dtype=tz), wplan, warp)
 
 
 def _literal(value, dtype):

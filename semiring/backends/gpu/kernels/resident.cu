@@ -3,22 +3,22 @@
 //
 // pointwise: T(i) from the operands at i (TERM), then the write step of the GraphBLAS C API
 //            (section 3.5.4): mask, accumulate, replace, typecast into C, and C's new count.
-// pull:      T(r) = (+) over k of A(r,k) (x) u(k), one warp (ROW_WARP) or thread per row the
-//            mask allows, stopping at the monoid's terminal value.
-// push:      T(j) (+)= u(k) (x) A(k,j) for every k present in u: each warp takes 32 positions of
+// product:   T = A (+).(x) u in one launch that takes its direction on the device (DIRECTION 0)
+//            from the input's and the mask's counts:
+//   pull:    T(r) = (+) over k of A(r,k) (x) u(k), one warp (ROW_WARP) or thread per row the
+//            mask allows, stopping at the monoid's terminal value;
+//   push:    T(j) (+)= u(k) (x) A(k,j) for every k present in u: each warp takes 32 positions of
 //            u's bitmap and expands their rows together (lanes over edges), combining into T
 //            with the monoid's atomic.
-// Both products write T into a scratch bitmap that is all-absent (and identity-valued) at
-// rest; the pointwise write step that follows consumes it and puts it back at rest. In
-// DIRECTION 0 both are launched and each decides on the device, from the input's and the
-// mask's counts, whether it is the one to run.
+// T goes into a scratch bitmap that is all-absent (and identity-valued) at rest; the
+// pointwise write step that follows consumes it and puts it back at rest.
 //
 // Host definitions: TC TZ TX TY TM TS (C types), TERM (a statement setting bool tp and TZ tv
 // from xp, xv, yp, yv, s, i), RESET_X, MASK (0 none, 1 structure, 2 value), MCOMP, ACCUM,
 // ACCUM_OP (in x, y of type TAI, giving TAO), REPLACE, OLD; for the products TIN, MULT (in x,
 // y, i, j, k), MONOID (in x, y), IS_ANY, HAS_TERMINAL, TERMINAL, COMBINE (a statement
-// combining z into T at j), FLIP, DIRECTION (0 device-chosen, 1 push, 2 pull), PULL_BIAS,
-// ROW_WARP, IPT, IXT, TA.
+// combining z into T at j), IS_VXM, DIRECTION (0 device-chosen, 1 push, 2 pull), PULL_BIAS,
+// ROW_WARP, TA, and the index types of the rows pushed (BPT, BXT) and pulled (PPT, PXT).
 #include "common.cuh"
 
 #ifndef MASK
@@ -76,8 +76,14 @@ extern "C" __global__ void pointwise(i64 n, bool* xp, TX* xv, const bool* yp, co
             np = false;
 #endif
         }
+#if OLD
+        // in place: write only what changes (a road network's frontier touches few positions)
+        if (np != op) cp[i] = np;
+        if (np && (!op || nv != ov)) cv[i] = nv;
+#else
         cp[i] = np;
-        cv[i] = np ? nv : (TC)0;
+        if (np) cv[i] = nv;
+#endif
         mine += np;
     }
     count_block(mine, count);
@@ -106,9 +112,9 @@ __device__ __forceinline__ bool push_wins(const i64* ucount, const i64* mcount, 
 #endif
 }
 
-// mxv: A(r,k) (x) u(k) (FLIP 0); vxm by the transpose: u(k) (x) AT(r,k) (FLIP 1)
+// pull: mxv is A(r,k) (x) u(k); vxm walks the transpose: u(k) (x) AT(r,k)
 __device__ __forceinline__ TZ multiply(const TA a, const TU u, i64 r, i64 k) {
-#if FLIP
+#if IS_VXM
     TIN x = (TIN)u, y = (TIN)a;
     i64 i = 0, j = r;
 #else
@@ -158,10 +164,9 @@ template <> __device__ __forceinline__ unsigned short shfl_down<unsigned short>(
 }
 
 // Pull: rows r of A (the operand's rows for mxv, its transpose's for vxm) the mask allows.
-extern "C" __global__ void pull(i64 n_out, i64 n_in, const IPT* indptr, const IXT* indices, const TA* avals,
-        const bool* upresent, const TU* udense, const i64* ucount, const bool* mp, const TM* mv,
-        const i64* mcount, bool* tp, TZ* tv, double in_degree, double out_degree) {
-    if (push_wins(ucount, mcount, n_in, n_out, in_degree, out_degree)) return;
+template <typename PT, typename XT>
+__device__ __forceinline__ void pull(i64 n_out, const PT* indptr, const XT* indices, const TA* avals,
+        const bool* upresent, const TU* udense, const bool* mp, const TM* mv, bool* tp, TZ* tv) {
 #if ROW_WARP
     int lane = threadIdx.x & 31;
     i64 warp = ((i64)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
@@ -204,7 +209,7 @@ extern "C" __global__ void pull(i64 n_out, i64 n_in, const IPT* indptr, const IX
 // Push: rows k of B (A for vxm, A^T for mxv) at u's entries, expanded by whole warps.
 // vxm: u(k) (x) A(k,j), positions (k, j); mxv through A^T: A(j,k) (x) u(k), positions (j, k).
 __device__ __forceinline__ TZ multiply_push(const TA a, const TU u, i64 k, i64 jj) {
-#if FLIP
+#if !IS_VXM
     TIN x = (TIN)a, y = (TIN)u;
     i64 i = jj, j = 0;
 #else
@@ -215,10 +220,9 @@ __device__ __forceinline__ TZ multiply_push(const TA a, const TU u, i64 k, i64 j
     return (TZ)(MULT);
 }
 
-extern "C" __global__ void push(i64 n_in, i64 n_out, const IPT* indptr, const IXT* indices, const TA* avals,
-        const bool* upresent, const TU* udense, const i64* ucount, const bool* mp, const TM* mv,
-        const i64* mcount, bool* tp, TZ* tv, double in_degree, double out_degree) {
-    if (!push_wins(ucount, mcount, n_in, n_out, in_degree, out_degree)) return;
+template <typename PT, typename XT>
+__device__ __forceinline__ void push(i64 n_in, const PT* indptr, const XT* indices, const TA* avals,
+        const bool* upresent, const TU* udense, const bool* mp, const TM* mv, bool* tp, TZ* tv) {
     int lane = threadIdx.x & 31;
     i64 warp = ((i64)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
     i64 nwarps = ((i64)gridDim.x * blockDim.x) >> 5;
@@ -240,6 +244,20 @@ extern "C" __global__ void push(i64 n_in, i64 n_out, const IPT* indptr, const IX
             }
         }
     }
+}
+
+// One launch: the direction is taken on the device (the whole grid agrees: it reads the same
+// counts), then push expands B's rows (B = A for vxm, A^T for mxv) or pull walks P's rows
+// (P = A^T for vxm, A for mxv).
+extern "C" __global__ void product(i64 n_in, i64 n_out,
+        const BPT* b_indptr, const BXT* b_indices, const TA* b_vals,
+        const PPT* p_indptr, const PXT* p_indices, const TA* p_vals,
+        const bool* upresent, const TU* udense, const i64* ucount, const bool* mp, const TM* mv,
+        const i64* mcount, bool* tp, TZ* tv, double in_degree, double out_degree) {
+    if (push_wins(ucount, mcount, n_in, n_out, in_degree, out_degree))
+        push(n_in, b_indptr, b_indices, b_vals, upresent, udense, mp, mv, tp, tv);
+    else
+        pull(n_out, p_indptr, p_indices, p_vals, upresent, udense, mp, mv, tp, tv);
 }
 #endif
 
