@@ -276,7 +276,7 @@ FORCED = [("Vector.BITMAP_DENSITY", 0.0), ("Vector.BITMAP_DENSITY", 2.0), ("MXM_
                                                                  HealthCheck.data_too_large])
 @given(data=st.data())
 def test_operation_matches_reference_on_every_path(forced, data):
-    import semiring.backends.cpu.products as cpu_products
+    import semiring.backends.array.products as cpu_products
 
     name, value = forced
     ops = ["mxm"] if name == "MXM_CHUNK_TERMS" else [o for o in sorted(CASES) if o != "mxm"]

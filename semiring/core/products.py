@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..backends._xp import xp_of
-from ..backends.cpu import products as _k
+from ..backends.array import products as _k
 from ..exceptions import DimensionMismatch, InvalidValue
 from . import _args, _hyper, _write
 from . import _rowptr

@@ -133,7 +133,7 @@ class _Builder:
 
     def build(self, dup, what):
         """(indptr, cols, vals) of the local CSR; ``dup`` is "min" or "error"."""
-        from ..backends.cpu.sparse import group_starts
+        from ..backends.array.sparse import group_starts
         from ..ops import binary
         from ..ops.monoid import reduce_runs
 

@@ -25,8 +25,8 @@ import numpy as np
 
 from ...core._rowptr import is_hyper
 from .._xp import repeat
-from ..cpu import products as _generic
-from ..cpu.sparse import ragged_arange
+from ..array import products as _generic
+from ..array.sparse import ragged_arange
 from .compiler import ctype, kernel
 
 #: Use the fast kernels (False sends every product to the generic path: for comparisons).

@@ -1,5 +1,7 @@
-"""Semiring products on the CPU: mxv (pull / dot), vxm (push / SpMSpV) and mxm (Gustavson
-row-by-row expansion), for any semiring, positional multiplies included.
+"""Semiring products over NumPy or CuPy arrays: mxv (pull / dot), vxm (push / SpMSpV) and mxm
+(Gustavson row-by-row expansion), for any semiring, positional multiplies included. The CPU
+backend runs them on NumPy (with SciPy's compiled paths where they win), the GPU backend on
+CuPy for what its kernels do not cover.
 
 Each product is computed as "expand the product terms, multiply, reduce equal output
 keys by the monoid". Terms outside the mask are dropped before the multiply (a masked
