@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import semiring as sr
-from semiring.backends.array import products as kernels
+from semiring.backends.cpu import products as kernels
 
 
 def random_matrix(rng, m, n, density, dtype, zeros=True):

@@ -13,7 +13,8 @@ from the multiply's and the monoid's CUDA snippets and cached per (semiring, typ
   in the input's bitmap; same combine and queue.
 
 Products the kernels cannot express exactly (integer ``div`` by zero rules, 1- and 2-byte
-atomics, operators without a snippet) go to the generic path, the CPU's array code on CuPy.
+atomics, operators without a snippet) go to the generic path, the array layer's code
+(:mod:`semiring.backends.array.products`) on CuPy; so does ``mxm``.
 
 References: Yang, Buluc, Owens, "Implementing push-pull efficiently in GraphBLAS", ICPP 2018;
 Merrill, Garland, Grimshaw, "Scalable GPU graph traversal", PPoPP 2012 (expansion by edge).
@@ -26,6 +27,7 @@ import numpy as np
 from ...core._rowptr import is_hyper
 from .._xp import repeat
 from ..array import products as _generic
+from ..array.products import mxm  # noqa: F401  (no kernel of its own: the array layer's expansion on CuPy)
 from ..array.sparse import ragged_arange
 from .compiler import ctype, kernel
 
