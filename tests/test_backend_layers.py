@@ -76,3 +76,55 @@ def test_the_scipy_gather_is_taken_above_the_threshold(monkeypatch):
     monkeypatch.setattr(cpu_products, "SCIPY_GATHER_TERMS", 1)
     cpu_products.vxm(u_idx, u_vals, A, S.plus_times)
     assert calls
+
+
+def _imports(path):
+    """Every module a Python file imports (absolute names, relative ones resolved), anywhere in it."""
+    import ast
+    from pathlib import Path
+
+    pkg = ".".join(Path(path).resolve().relative_to(Path(sr.__file__).resolve().parents[1]).with_suffix("").parts[:-1])
+    out = set()
+    for node in ast.walk(ast.parse(Path(path).read_text())):
+        if isinstance(node, ast.Import):
+            out |= {a.name for a in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            base = pkg.split(".")[: len(pkg.split(".")) - node.level + 1] if node.level else []
+            mod = ".".join(base + ([node.module] if node.module else []))
+            out.add(mod)
+            out |= {f"{mod}.{a.name}" for a in node.names}
+    return out
+
+
+def test_ops_layer_imports_no_backend():
+    """Operators, monoids and semirings are values; the kernels that fold them live in the backends."""
+    from pathlib import Path
+
+    import semiring.ops
+
+    files = sorted(Path(semiring.ops.__file__).parent.glob("*.py"))
+    assert any(f.name == "monoid.py" for f in files)
+    for f in files:
+        bad = [m for m in _imports(f) if m.startswith("semiring.backends")]
+        assert not bad, (f.name, bad)
+    # the resolver sees a backend import where there is one
+    assert "semiring.backends.array.reduce.reduce_runs" in _imports(Path(sr.__file__).parent / "core" / "reduce.py")
+
+
+def test_segmented_reductions_of_the_array_layer():
+    from semiring.backends.array.reduce import host_runs, reduce_all, reduce_runs, reduce_segments
+    from semiring.ops import binary as B, monoid as M
+
+    rng = np.random.default_rng(3)
+    vals = rng.integers(-9, 10, size=200).astype(np.int64)
+    starts = np.unique(np.concatenate([[0], rng.integers(1, 200, size=30)]))
+    ends = np.append(starts[1:], 200)
+    want_min = np.array([vals[a:b].min() for a, b in zip(starts, ends)])
+    np.testing.assert_array_equal(reduce_runs(B.min, vals, starts), want_min)
+    np.testing.assert_array_equal(reduce_segments(M.min, vals, starts), want_min)
+    # an operator with no ufunc: the pairwise rounds, left to right within a run
+    assert B.first.ufunc_for(vals.dtype) is None
+    first = np.array([vals[a] for a in starts])
+    np.testing.assert_array_equal(host_runs(B.first, vals, starts), first)
+    assert reduce_all(M.plus, vals) == vals.sum() and reduce_all(M.plus, vals[:0]) == 0
+    np.testing.assert_array_equal(reduce_segments(M.any, vals, starts), first)

@@ -151,9 +151,10 @@ class Matrix:
 
         The same checks and messages as the host path; duplicates are combined in input order
         (CuPy's sorts are stable), so order-dependent operators see the entries as given."""
+        from ..backends.array.reduce import reduce_runs
         from ..backends.array.sparse import group_starts
         from ..ops._base import BinaryOp, check_not_positional
-        from ..ops.monoid import Monoid, reduce_runs
+        from ..ops.monoid import Monoid
 
         out = cls(nrows, ncols, "bool")  # checks the dimensions
         nrows, ncols = out._nrows, out._ncols

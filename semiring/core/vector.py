@@ -432,7 +432,7 @@ def _build(keys, vals, dup_op, describe):
     so that order-dependent operators (``first``, ``second``) see the entries in input order.
     """
     from ..backends.array.sparse import group_starts
-    from ..ops.monoid import reduce_runs
+    from ..backends.array.reduce import reduce_runs
 
     uniform = vals.size > 0 and bool((vals == vals[0]).all())
     if uniform:

@@ -135,7 +135,7 @@ class _Builder:
         """(indptr, cols, vals) of the local CSR; ``dup`` is "min" or "error"."""
         from ..backends.array.sparse import group_starts
         from ..ops import binary
-        from ..ops.monoid import reduce_runs
+        from ..backends.array.reduce import reduce_runs
 
         ctx, xp, bl = self.ctx, self.ctx.xp, self.blocks
         n = bl.n

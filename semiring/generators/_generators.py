@@ -162,7 +162,7 @@ def _undirected(edges, w, n, dtype, device):
     of the symmetric matrix); the mirrored entries then have no duplicates left to merge.
     """
     from ..backends.array.sparse import group_starts
-    from ..ops.monoid import reduce_runs
+    from ..backends.array.reduce import reduce_runs
 
     u, v = edges
     edges.clear()

@@ -18,6 +18,7 @@ import numpy as np
 
 from ...core import _rowptr
 from .._xp import repeat, xp_of
+from .reduce import reduce_segments
 from .sparse import group_starts, ragged_arange, reduce_by_key, reduce_by_key_dense
 
 #: Product terms expanded at once in mxm; rows are processed in chunks below this.
@@ -85,7 +86,7 @@ def _pull_all(A, u, semiring, rows, flip):
     r = nz if rows is None else rows[nz]
     rr = repeat(r, seg[nz + 1] - seg[nz]) if semiring.multiply.positional else None
     z = _pull_multiply(semiring, avals[sel if pos is None else pos[sel]], uv, rr, k, flip)
-    return r, semiring.monoid.reduce_segments(z, seg[nz])
+    return r, reduce_segments(semiring.monoid, z, seg[nz])
 
 
 def _pull_multiply(semiring, a, uv, r, k, flip):

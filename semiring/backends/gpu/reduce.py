@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..array.reduce import host_runs
 from .compiler import ctype, kernel
 
 
@@ -65,9 +66,7 @@ def segment_fold(op, values, starts):
         ufunc.at(out, seg, values)
         return out
     if op.cuda is None:
-        from ...ops.monoid import reduce_runs
-
-        return cp.asarray(reduce_runs(op, cp.asnumpy(values), cp.asnumpy(starts)))
+        return cp.asarray(host_runs(op, cp.asnumpy(values), cp.asnumpy(starts)))
     out = cp.empty(nseg, dtype=values.dtype)
     if nseg:
         block = 256
