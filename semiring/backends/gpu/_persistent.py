@@ -51,8 +51,8 @@ def kernel(filename, name, **more):
     return compiler.kernel(filename, name, defines(**more))
 
 
-def grid_size(kernel, key):
-    """Blocks for a persistent launch of ``kernel``: all co-resident (occupancy x SMs), as
+def grid_size(kern, key):
+    """Blocks for a persistent launch of ``kern``: all co-resident (occupancy x SMs), as
     the driver's occupancy calculator says; without it, one block per SM."""
     import cupy as cp
 
@@ -63,7 +63,7 @@ def grid_size(kernel, key):
         try:
             from cupy.cuda import driver
 
-            per_sm = int(driver.occupancyMaxActiveBlocksPerMultiprocessor(kernel.kernel.ptr, BLOCK, 0))
+            per_sm = int(driver.occupancyMaxActiveBlocksPerMultiprocessor(kern.kernel.ptr, BLOCK, 0))
         except Exception:  # no occupancy calculator: the safe minimum
             per_sm = 1
         return max(1, min(per_sm, 2048 // BLOCK)), sms

@@ -27,9 +27,11 @@ import numpy as np
 from ...core._rowptr import is_hyper
 from .._xp import repeat
 from ..array import products as _generic
-from ..array.products import mxm  # noqa: F401  (no kernel of its own: the array layer's expansion on CuPy)
+from ..array.products import mxm  # no kernel of its own: the array layer's expansion on CuPy
 from ..array.sparse import ragged_arange
 from .compiler import ctype, kernel
+
+__all__ = ["ENABLED", "supports", "mxv", "vxm", "edge", "mxm"]
 
 #: Use the fast kernels (False sends every product to the generic path: for comparisons).
 ENABLED = True

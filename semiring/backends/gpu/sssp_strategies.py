@@ -86,6 +86,11 @@ def defines(ipt, ixt, td):
     return {"IPT": ipt, "IXT": ixt, "TD": td, "HASH_SLOTS": HASH_SLOTS, "HASH_BITS": int(HASH_SLOTS).bit_length() - 1}
 
 
+def source(ipt, ixt, td):
+    """The CUDA text compiled for index types ``ipt``, ``ixt`` and distance type ``td`` (C names)."""
+    return compiler.code("sssp_strategies.cu", defines(ipt, ixt, td))
+
+
 def _kernels(cp, ipt, ixt, td):
     """``get(name)``: the kernels for these types (compiled once per definitions and device)."""
     d = defines(ipt, ixt, td)
