@@ -141,7 +141,8 @@ def test_kernel_signatures_and_argument_checks():
     # the source compiles with these constants for both index widths (the text, not nvcc, here)
     for t in (("int", "int"), ("long long", "long long")):
         src = gpu_strategies.source(t)
-        assert f"typedef {t[0]} IPT;" in src and f"#define SB_CAP {gpu_strategies.SB_CAP}" in src
+        assert f"#define IPT {t[0]}\n" in src and f"#define SB_CAP {gpu_strategies.SB_CAP}\n" in src
+        assert '#include "common.cuh"' not in src and "typedef unsigned long long ull;" in src
 
 
 def test_strategy_bad_values_on_the_gpu_matrix_path():

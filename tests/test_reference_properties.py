@@ -276,14 +276,14 @@ FORCED = [("Vector.BITMAP_DENSITY", 0.0), ("Vector.BITMAP_DENSITY", 2.0), ("MXM_
                                                                  HealthCheck.data_too_large])
 @given(data=st.data())
 def test_operation_matches_reference_on_every_path(forced, data):
-    import semiring.backends.cpu.products as cpu_products
+    import semiring.backends.array.products as array_products
 
     name, value = forced
     ops = ["mxm"] if name == "MXM_CHUNK_TERMS" else [o for o in sorted(CASES) if o != "mxm"]
     opname, grid = data.draw(st.sampled_from(ops), label="op"), data.draw(st.sampled_from(GRID), label="grid")
     with pytest.MonkeyPatch.context() as mp:
         if name == "MXM_CHUNK_TERMS":
-            mp.setattr(cpu_products, "MXM_CHUNK_TERMS", value)
+            mp.setattr(array_products, "MXM_CHUNK_TERMS", value)
         else:
             mp.setattr(sr.Vector, "BITMAP_DENSITY", value)
         check_case(opname, *grid, data)

@@ -23,7 +23,7 @@ import numpy as np
 
 from .._memory import require
 from ..backends._xp import asnumpy, repeat, xp_of
-from ..backends.cpu.sparse import group_starts
+from ..backends.array.sparse import group_starts
 
 #: Matrices with fewer rows always keep full row pointers (at most 8 MiB of them).
 HYPER_MIN_ROWS = 1 << 20

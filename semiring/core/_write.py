@@ -15,7 +15,7 @@ from __future__ import annotations
 
 
 from .. import dtypes as _dt
-from ..backends.cpu import sparse as _sp
+from ..backends.array import sparse as _sp
 from ..exceptions import DimensionMismatch, InvalidValue
 from ..ops._base import BinaryOp, check_not_positional
 from ..ops.monoid import Monoid

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..backends._xp import xp_of
-from ..backends.cpu import sparse as _sp
+from ..backends.array import sparse as _sp
 from ..exceptions import InvalidValue
 from ..ops._base import IndexUnaryOp, UnaryOp
 from . import _args, _hyper, _rowptr, _write

@@ -11,7 +11,7 @@ import numpy as np
 
 from .. import dtypes as _dt
 from ..backends._xp import repeat, xp_of
-from ..backends.cpu import sparse as _sp
+from ..backends.array import sparse as _sp
 from ..exceptions import DimensionMismatch, InvalidValue
 from . import _args, _hyper, _rowptr, _write
 from . import _validate as _v

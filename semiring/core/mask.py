@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from .. import dtypes as _dt
 from ..backends._xp import xp_of
-from ..backends.cpu.sparse import member
+from ..backends.array.sparse import member
 from ..exceptions import InvalidValue
 from . import _validate as _v
 

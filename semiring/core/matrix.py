@@ -151,9 +151,10 @@ class Matrix:
 
         The same checks and messages as the host path; duplicates are combined in input order
         (CuPy's sorts are stable), so order-dependent operators see the entries as given."""
-        from ..backends.cpu.sparse import group_starts
+        from ..backends.array.reduce import reduce_runs
+        from ..backends.array.sparse import group_starts
         from ..ops._base import BinaryOp, check_not_positional
-        from ..ops.monoid import Monoid, reduce_runs
+        from ..ops.monoid import Monoid
 
         out = cls(nrows, ncols, "bool")  # checks the dimensions
         nrows, ncols = out._nrows, out._ncols
@@ -410,12 +411,12 @@ class Matrix:
         return self._row_ids() * self._ncols + self._indices.astype(np.int64, copy=False), self._values
 
     def _contains(self, keys):
-        from ..backends.cpu.sparse import member
+        from ..backends.array.sparse import member
 
         return member(self._keys()[0], keys)
 
     def _values_at(self, keys):
-        from ..backends.cpu.sparse import member
+        from ..backends.array.sparse import member
 
         ck, cv = self._keys()
         hit = member(ck, keys)
@@ -423,7 +424,7 @@ class Matrix:
 
     def _apply_delta(self, positions, zk, zv):
         """Positions ``positions`` (sorted keys) take entries (zk, zv); others are unchanged."""
-        from ..backends.cpu.sparse import member, merge_disjoint
+        from ..backends.array.sparse import member, merge_disjoint
 
         ck, cv = self._keys()
         keep = ~member(positions, ck)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..backends._xp import xp_of
-from ..backends.cpu import products as _k
+from ..backends.cpu import products as _cpu
 from ..exceptions import DimensionMismatch, InvalidValue
 from . import _args, _hyper, _write
 from . import _rowptr
@@ -81,12 +81,12 @@ def _keep(mask):
 
 
 def _kernels(A):
-    """The product kernels for A's device: the GPU fast paths, or the generic array code."""
+    """The product kernels of A's backend (each overrides the array layer's where it has faster)."""
     if A.device == "gpu":
         from ..backends.gpu import products as gpu_products
 
         return gpu_products
-    return _k
+    return _cpu
 
 
 def _allowed(A, mask):
@@ -256,11 +256,11 @@ def mxm(A, B, semiring, *, mask=None, accum=None, replace=False, out=None):
 
 def _mxm(A, B, s, shape, mask, accum, replace, out):
     """The product and the write step of ``mxm`` (arguments checked and normalized)."""
-    if mask is not None and not mask.complement and A.device == "cpu" and _k.counts_terms(s):
+    if mask is not None and not mask.complement and A.device == "cpu" and _cpu.counts_terms(s):
         # plus.pair under a mask (triangle counting): SciPy's compiled SpGEMM, then the mask
-        tk, tv = _k.mxm_count_masked(A, B, s, mask.true_keys())
+        tk, tv = _cpu.mxm_count_masked(A, B, s, mask.true_keys())
     else:
         keep = mask.allows_fn() if mask is not None else None
         rows = mask.allowed_rows() if mask is not None and not mask.complement else None
-        tk, tv = _k.mxm(A, B, s, keep=keep, row_allowed=rows)
+        tk, tv = _kernels(A).mxm(A, B, s, keep=keep, row_allowed=rows)
     return _write.write(out, tk, tv, shape, mask, accum, replace)

@@ -3,8 +3,8 @@ write step) and ``reduce_scalar`` (GraphBLAS C API 2.0, section 4.3.10, GrB_redu
 
 from __future__ import annotations
 
-
-from ..ops.monoid import Monoid, reduce_runs
+from ..backends.array.reduce import reduce_all, reduce_runs, reduce_segments
+from ..ops.monoid import Monoid
 from . import _args, _rowptr, _write
 from . import _validate as _v
 from .matrix import Matrix
@@ -13,7 +13,7 @@ from .matrix import Matrix
 def _reduce_rows(A, op, what):
     nonempty, starts, _ = _rowptr.nonempty(A._rowptr)
     if isinstance(op, Monoid):
-        return nonempty, op.reduce_segments(A._values, starts)
+        return nonempty, reduce_segments(op, A._values, starts)
     return nonempty, reduce_runs(op, A._values, starts)
 
 
@@ -94,4 +94,4 @@ def reduce_scalar(x, monoid):
     _args.container(x, f"{what} x")
     m = _args.monoid(monoid, what)
     vals = x._values if isinstance(x, Matrix) else x._keys()[1]
-    return m.reduce_all(vals)
+    return reduce_all(m, vals)

@@ -7,7 +7,7 @@ import numpy as np
 
 from .._memory import require
 from ..backends._xp import repeat, xp_of
-from ..backends.cpu import sparse as _sp
+from ..backends.array import sparse as _sp
 from ..exceptions import InvalidValue
 from . import _args, _hyper, _rowptr, _write
 from . import _validate as _v

@@ -235,7 +235,7 @@ class Vector:
         """Boolean array: ``keys[t]`` is present."""
         if self._fmt == "bitmap":
             return self._bitmap()[0][keys]
-        from ..backends.cpu.sparse import member
+        from ..backends.array.sparse import member
 
         return member(self._sp[0], keys)
 
@@ -269,7 +269,7 @@ class Vector:
             self._sp, self._cnt = None, None
             self._version += 1
             return
-        from ..backends.cpu.sparse import member, merge_disjoint
+        from ..backends.array.sparse import member, merge_disjoint
 
         ck, cv = self._sp
         keep = ~member(positions, ck)
@@ -469,8 +469,8 @@ def _build(keys, vals, dup_op, describe):
     duplicates must be combined is the order of the given entries restored by a stable sort,
     so that order-dependent operators (``first``, ``second``) see the entries in input order.
     """
-    from ..backends.cpu.sparse import group_starts
-    from ..ops.monoid import reduce_runs
+    from ..backends.array.sparse import group_starts
+    from ..backends.array.reduce import reduce_runs
 
     uniform = vals.size > 0 and bool((vals == vals[0]).all())
     if uniform:

@@ -46,7 +46,7 @@ def first_of_runs(xp, keys):
 def min_by_key(xp, keys, vals):
     """Sorted unique keys and the smallest value of each (a min-reduce by key)."""
     from ..ops import binary
-    from ..ops.monoid import reduce_runs
+    from ..backends.array.reduce import reduce_runs
 
     order = xp.argsort(keys)
     keys, vals = keys[order], vals[order]

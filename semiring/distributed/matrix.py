@@ -133,9 +133,9 @@ class _Builder:
 
     def build(self, dup, what):
         """(indptr, cols, vals) of the local CSR; ``dup`` is "min" or "error"."""
-        from ..backends.cpu.sparse import group_starts
+        from ..backends.array.sparse import group_starts
         from ..ops import binary
-        from ..ops.monoid import reduce_runs
+        from ..backends.array.reduce import reduce_runs
 
         ctx, xp, bl = self.ctx, self.ctx.xp, self.blocks
         n = bl.n

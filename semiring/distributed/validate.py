@@ -105,7 +105,7 @@ def check_sssp(A, source, distance, W=None, *, rtol=1e-9):
         On every rank, naming the first failing check found.
     """
     from ..ops import binary
-    from ..ops.monoid import reduce_runs
+    from ..backends.array.reduce import reduce_runs
     from .sssp import _weights
 
     ctx, xp = A.ctx, A.ctx.xp

@@ -161,8 +161,8 @@ def _undirected(edges, w, n, dtype, device):
     Repeated edges are merged once, on the undirected keys ``min * n + max`` (half the entries
     of the symmetric matrix); the mirrored entries then have no duplicates left to merge.
     """
-    from ..backends.cpu.sparse import group_starts
-    from ..ops.monoid import reduce_runs
+    from ..backends.array.sparse import group_starts
+    from ..backends.array.reduce import reduce_runs
 
     u, v = edges
     edges.clear()

@@ -107,69 +107,6 @@ class Monoid:
         """The terminal value as a NumPy scalar of ``dtype``, or None."""
         return self._value(self._terminal, self.domain_for(dtype), "terminal")
 
-    def reduce_segments(self, values, starts):
-        """Reduce consecutive runs of ``values``: run r is ``values[starts[r]:starts[r+1]]``.
-
-        ``starts`` is strictly increasing, starts at 0, and every run is non-empty.
-        Returns one value per run, in ``domain_for(values.dtype)``.
-        """
-        d = self.domain_for(values.dtype)
-        values = _dt.cast(values, d, f"input of monoid {self.name}", wrap_integers=True)
-        if len(starts) == 0:
-            return values[:0]
-        if self.is_any:
-            return values[starts]
-        return reduce_runs(self.op, values, starts)
-
-    def reduce_all(self, values):
-        """Reduce a whole array to one NumPy scalar (the identity when empty)."""
-        d = self.domain_for(values.dtype)
-        if values.size == 0:
-            return self.identity_for(d)
-        r = self.reduce_segments(values, _dt._xp(values).zeros(1, dtype=np.int64))
-        return d.type(r[0].item())
-
-
-def reduce_runs(op, values, starts):
-    """Reduce consecutive runs of ``values`` with a binary operator (run r starts at ``starts[r]``).
-
-    Uses the operator's NumPy ufunc (``reduceat``) when it has one; otherwise reduces runs
-    in log2(longest run) rounds of vectorized pairwise applications.
-
-    Within each run, elements 2m and 2m+1 are combined left-to-right, so only
-    associativity (not commutativity) is assumed.
-    """
-    xp = _dt._xp(values)
-    d = op.input_dtype(values.dtype, values.dtype)
-    if op.output_dtype(d, d) != d:
-        raise DomainMismatch(f"reduce with {op.name}: the operator maps {d.name} to "
-                             f"{op.output_dtype(d, d).name}; a reduction needs the same type in and out")
-    values = _dt.cast(values, d, f"input of {op.name}", wrap_integers=True)
-    if xp is not np:
-        from ..backends.gpu.reduce import segment_fold
-
-        return segment_fold(op, values, starts)
-    uf = op.ufunc_for(values.dtype)
-    if uf is not None:
-        return uf.reduceat(values, starts).astype(values.dtype, copy=False)
-    n = values.shape[0]
-    lengths = xp.diff(xp.concatenate([starts, xp.asarray([n])]))
-    seg = xp.repeat(xp.arange(len(starts)), lengths)
-    pos = xp.arange(n) - xp.repeat(starts, lengths)
-    vals = values
-    while True:
-        if int(lengths.max()) <= 1:
-            return vals
-        even = pos % 2 == 0
-        has_partner = even & (pos + 1 < lengths[seg])
-        left = xp.nonzero(has_partner)[0]
-        merged = vals.copy()
-        merged[left] = op.eval(vals[left], vals[left + 1])
-        keep = xp.nonzero(even)[0]
-        vals, seg = merged[keep], seg[keep]
-        pos = pos[keep] // 2
-        lengths = (lengths + 1) // 2
-
 
 def _type_max(d):
     return True if d.kind == "b" else (np.inf if d.kind == "f" else np.iinfo(d).max)

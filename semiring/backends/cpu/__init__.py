@@ -1,6 +1,4 @@
-"""The CPU backend: NumPy and SciPy kernels over sorted key arrays and CSR storage, and the
-whole-search traversal engines (``traversal``: BFS; ``paths``: SSSP)."""
-
-from . import products, sparse
-
-__all__ = ["products", "sparse"]
+"""The CPU backend: what only NumPy and SciPy on the host can do, over the array layer
+(:mod:`semiring.backends.array`): SciPy's compiled products where they win, and the
+whole-search traversal engines (``traversal``: BFS; ``paths``: SSSP) and the NumPy
+formulations of the GPU strategies (``bfs_strategies``, ``sssp_strategies``)."""

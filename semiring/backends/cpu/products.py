@@ -1,13 +1,11 @@
-"""Semiring products on the CPU: mxv (pull / dot), vxm (push / SpMSpV) and mxm (Gustavson
-row-by-row expansion), for any semiring, positional multiplies included.
+"""Semiring products on the CPU: the array layer's products (:mod:`semiring.backends.array.products`)
+run on NumPy, with SciPy's compiled CSR code where it wins:
 
-Each product is computed as "expand the product terms, multiply, reduce equal output
-keys by the monoid". Terms outside the mask are dropped before the multiply (a masked
-product), which is what makes pull BFS over the unvisited rows cheap.
+- the push gather of a large frontier's rows (``vxm`` and the edge-centric product);
+- ``plus.pair`` under a mask (``mxm_count_masked``: triangle counting), SciPy's SpGEMM of the
+  patterns intersected with the mask.
 
-References: Gustavson, "Two fast algorithms for sparse matrices: multiplication and permuted
-transposition", ACM TOMS 4(3), 1978; Yang, Buluc, Owens, "Implementing push-pull efficiently in
-GraphBLAS", ICPP 2018 (push = SpMSpV, pull = masked SpMV).
+Everything else (``mxv``, ``mxm``) is the array layer's code.
 """
 
 from __future__ import annotations
@@ -17,210 +15,11 @@ import scipy.sparse as sp
 
 from ... import dtypes as _dt
 from ...core import _rowptr
-from .._xp import repeat, xp_of
-from .sparse import group_starts, ragged_arange, reduce_by_key, reduce_by_key_dense
+from ..array import products as _generic
+from ..array.products import mxm, mxv
+from ..array.sparse import ragged_arange
 
-#: Product terms expanded at once in mxm; rows are processed in chunks below this.
-MXM_CHUNK_TERMS = 1 << 22
-
-
-def _multiply(semiring, x, y, i, k, j):
-    return semiring.multiply.eval(x, y, (i, k, j) if semiring.multiply.positional else None)
-
-
-def _empty(xp, semiring, dx, dy):
-    return xp.zeros(0, dtype=np.int64), xp.zeros(0, dtype=semiring.output_dtype(dx, dy))
-
-
-def mxv(A, u, semiring, rows=None, flip=False):
-    """``w(i) = monoid_k A(i,k) * u(k)`` (pull: a dot product per row); returns (indices, values).
-
-    ``A`` is a Matrix (CSR), ``u`` a Vector (looked up by ``u._values_at``: direct in bitmap
-    form, binary search in sparse form). ``rows`` (sorted int64) restricts the rows computed
-    (the mask); None computes all. With ``flip``, ``A`` is the transpose of the user's matrix
-    and this computes ``vxm`` by pull: ``w(j) = monoid_k u(k) * A'(k,j)``, operands in the
-    user's order.
-
-    A row stops at the monoid's terminal value (early exit): at its first term for ``any``,
-    and, for a bool result, when its partial reduction reaches the terminal (``lor``: True).
-    """
-    m = semiring.monoid
-    if u.nvals == 0:
-        return _empty(xp_of(A._indices), semiring, A.dtype, u.dtype)
-    if m.is_any:
-        return _pull_early_exit(A, u, semiring, rows, flip, None)
-    tz = semiring.output_dtype(*((u.dtype, A.dtype) if flip else (A.dtype, u.dtype)))
-    term = m.terminal_for(tz) if tz.kind == "b" else None
-    if term is not None:
-        return _pull_early_exit(A, u, semiring, rows, flip, term)
-    return _pull_all(A, u, semiring, rows, flip)
-
-
-def _pull_all(A, u, semiring, rows, flip):
-    """The pull without early exit: every term of every row, reduced per row by segments."""
-    indices, avals = A._indices, A._values
-    xp = xp_of(indices)
-    if rows is None and _rowptr.is_hyper(A._rowptr):
-        rows = A._rowptr[0]  # the nonempty rows
-    if rows is None:
-        pos, cols, bounds = None, indices, A._rowptr  # every entry, rows in place
-    else:
-        starts, counts = _rowptr.ranges(A._rowptr, rows)
-        pos = ragged_arange(starts, counts)
-        cols = indices[pos]
-        bounds = xp.concatenate([xp.zeros(1, dtype=np.int64), xp.cumsum(counts)])
-    if cols.shape[0] * 8 > u.size or u.format == "bitmap":
-        present, dense = u._bitmap()  # many lookups: index a bitmap (built once, O(size))
-        sel = xp.flatnonzero(present[cols])
-        k = cols[sel].astype(np.int64, copy=False)
-        uv = dense[k]
-    else:
-        hit, uv = u._values_at(cols)  # few lookups: binary search in u's indices
-        sel = xp.flatnonzero(hit)
-        k = cols[sel].astype(np.int64, copy=False)
-    if sel.shape[0] == 0:
-        return _empty(xp, semiring, A.dtype, u.dtype)
-    seg = xp.searchsorted(sel, bounds)  # the terms before each row boundary
-    nz = xp.flatnonzero(seg[1:] > seg[:-1])  # the rows with terms
-    r = nz if rows is None else rows[nz]
-    rr = repeat(r, seg[nz + 1] - seg[nz]) if semiring.multiply.positional else None
-    z = _pull_multiply(semiring, avals[sel if pos is None else pos[sel]], uv, rr, k, flip)
-    return r, semiring.monoid.reduce_segments(z, seg[nz])
-
-
-def _pull_multiply(semiring, a, uv, r, k, flip):
-    """The product terms of a pull: ``A(r,k) * u(k)``, or ``u(k) * A'(k,r)`` with ``flip``
-    (``r``, the row of each term, is needed by positional multiplies only)."""
-    if not semiring.multiply.positional:
-        return _multiply(semiring, uv, a, None, None, None) if flip else _multiply(semiring, a, uv, None, None, None)
-    if flip:
-        return _multiply(semiring, uv, a, k * 0, k, r)
-    return _multiply(semiring, a, uv, r, k, k * 0)
-
-
-#: Terms a pull with early exit examines per round at least: each running row examines its next
-#: ``c`` entries, c = 1 while at least this many rows run, else the power of two that brings the
-#: round to about this many terms. A row thus stops within its chunk of its exit term, and the
-#: rounds cost O(terms) plus a bounded number of vectorized steps.
-PULL_ROUND_TERMS = 1 << 16
-
-
-def _pull_early_exit(A, u, semiring, rows, flip, terminal):
-    """Pull, each row walking its entries in rounds and retiring at the monoid's terminal value
-    (``terminal``; None for ``any``: its first term) or at its last entry."""
-    indices, avals = A._indices, A._values
-    xp = xp_of(indices)
-    if rows is None:
-        rows = A._rowptr[0] if _rowptr.is_hyper(A._rowptr) else xp.arange(A.nrows, dtype=np.int64)
-    s, left = _rowptr.ranges(A._rowptr, rows)
-    active = xp.flatnonzero(left > 0)  # positions in rows of the rows still running
-    if active.shape[0] == 0:
-        return _empty(xp, semiring, A.dtype, u.dtype)
-    s, left = s[active], left[active]  # each running row's next entry, and entries left
-    if u.format == "bitmap" or int(left.sum()) > u.size // 8:
-        present, dense = u._bitmap()  # many lookups: index a bitmap (built once, O(size))
-        contains, values_of = present.__getitem__, dense.__getitem__
-    else:
-        contains = u._contains  # few lookups: binary search in u's indices
-        values_of = lambda k: u._values_at(k)[1]  # noqa: E731  (every k is present)
-    is_any = terminal is None
-    found_r, found_p = [], []  # any: each finished row's chosen term (position in rows, entry)
-    acc = has = None  # terminal: the partial reduction of each row (over rows)
-    while active.shape[0]:
-        m = active.shape[0]
-        c = 1
-        while m * c < PULL_ROUND_TERMS:
-            c *= 2
-        if c == 1:
-            tp = s
-            h = contains(indices[tp])
-            tr = None  # term t belongs to running row t
-        else:
-            cnt = xp.minimum(left, c)
-            tp = ragged_arange(s, cnt)
-            tr = repeat(xp.arange(m, dtype=np.int64), cnt)
-            h = contains(indices[tp])
-        hits = xp.flatnonzero(h)
-        hr = hits if tr is None else tr[hits]  # running row of each hit, sorted
-        done = None
-        if is_any:
-            if tr is not None and hits.shape[0]:
-                first = group_starts(hr)  # a row's first hit in its chunk
-                hits, hr = hits[first], hr[first]
-            found_r.append(active[hr])
-            found_p.append(tp[hits])
-            done = hr
-        elif hits.shape[0]:
-            rr = active[hr]
-            tpos = tp[hits]
-            k = indices[tpos].astype(np.int64, copy=False)
-            z = _pull_multiply(semiring, avals[tpos], values_of(k), rows[rr], k, flip)
-            gk, gv = reduce_by_key(rr, z, semiring.monoid, presorted=True)
-            if acc is None:
-                acc = xp.zeros(rows.shape[0], dtype=gv.dtype)
-                has = xp.zeros(rows.shape[0], dtype=bool)
-            old = has[gk]
-            if bool(old.any()):
-                gv[old] = semiring.monoid.op.eval(acc[gk[old]], gv[old]).astype(gv.dtype, copy=False)
-            acc[gk] = gv
-            has[gk] = True
-            grp = hr if tr is None else hr[group_starts(hr)]  # the running row of each gk
-            done = grp[xp.flatnonzero(gv == terminal)]
-        more = left > c
-        if done is not None and done.shape[0]:
-            more[done] = False
-        keep = xp.flatnonzero(more)
-        active, s, left = active[keep], s[keep] + c, left[keep] - c
-    if is_any:
-        r = xp.concatenate(found_r) if found_r else xp.zeros(0, dtype=np.int64)
-        if r.shape[0] == 0:
-            return _empty(xp, semiring, A.dtype, u.dtype)
-        pos = xp.concatenate(found_p)
-        if 8 * r.shape[0] >= rows.shape[0]:  # sort the finished rows by a scatter over rows
-            chosen = xp.full(rows.shape[0], -1, dtype=np.int64)
-            chosen[r] = pos
-            r = xp.flatnonzero(chosen >= 0)
-            pos = chosen[r]
-        else:
-            order = xp.argsort(r)
-            r, pos = r[order], pos[order]
-        r = rows[r]
-        k = indices[pos].astype(np.int64, copy=False)
-        z = _pull_multiply(semiring, avals[pos], values_of(k), r, k, flip)
-        return reduce_by_key(r, z, semiring.monoid, presorted=True)
-    if acc is None:
-        return _empty(xp, semiring, A.dtype, u.dtype)
-    sel = xp.flatnonzero(has)
-    return rows[sel], acc[sel]
-
-
-def vxm(u_idx, u_vals, A, semiring, keep=None, flip=False):
-    """``w(j) = monoid_k u(k) * A(k,j)`` by expanding the rows of the frontier (push).
-
-    ``keep(j) -> bool`` drops terms whose output position the mask does not allow.
-
-    With ``flip``, ``A`` is the transpose of the user's matrix and this computes ``mxv`` by
-    push: ``w(i) = monoid_k A'(i,k) * u(k)`` with the operands in the user's order.
-    """
-    xp = xp_of(A._indices)
-    counts, j, a = _rows_of(A, u_idx)
-    hit = None
-    if keep is not None:
-        hit = xp.flatnonzero(keep(j))
-        j, a = j[hit], a[hit]
-    if j.shape[0] == 0:
-        return _empty(xp, semiring, u_vals.dtype, A.dtype)
-    x = repeat(u_vals, counts)  # u(k) for each term
-    k = repeat(u_idx, counts).astype(np.int64, copy=False) if semiring.multiply.positional else None
-    if hit is not None:
-        x = x[hit]
-        k = None if k is None else k[hit]
-    if flip:
-        z = _multiply(semiring, a, x, j, k, None if k is None else xp.zeros_like(k))
-    else:
-        z = _multiply(semiring, x, a, None if k is None else xp.zeros_like(k), k, j)
-    return reduce_by_key_dense(j, z, semiring.monoid, A.ncols)
-
+__all__ = ["mxv", "vxm", "mxm", "edge", "counts_terms", "mxm_count_masked"]
 
 #: Terms from which a push gathers the frontier's rows with SciPy (below, its per-call overhead
 #: exceeds the gain over the NumPy gather).
@@ -230,10 +29,11 @@ SCIPY_GATHER_TERMS = 1 << 14
 def _rows_of(A, rows):
     """(entries per row, column indices, values) of the given rows of A, concatenated in order.
 
-    On the CPU this is SciPy's CSR row gather (one compiled pass); elsewhere a ragged arange."""
+    SciPy's CSR row gather (one compiled pass) from :data:`SCIPY_GATHER_TERMS` terms on; below,
+    or for hypersparse rows, a ragged arange (as :func:`semiring.backends.array.products.rows_of`)."""
     rowptr = A._rowptr
     starts, counts = _rowptr.ranges(rowptr, rows)
-    if xp_of(counts) is np and not _rowptr.is_hyper(rowptr) and int(counts.sum()) >= SCIPY_GATHER_TERMS:
+    if not _rowptr.is_hyper(rowptr) and int(counts.sum()) >= SCIPY_GATHER_TERMS:
         S = sp.csr_array((A._values, A._indices, rowptr), shape=A.shape, copy=False)
         B = S[rows]
         return counts, B.indices, B.data
@@ -241,48 +41,15 @@ def _rows_of(A, rows):
     return counts, A._indices[pos], A._values[pos]
 
 
-def mxm(A, B, semiring, keep=None, row_allowed=None):
-    """``C(i,j) = monoid_k A(i,k) * B(k,j)``; returns (row-major keys, values).
+def vxm(u_idx, u_vals, A, semiring, keep=None, flip=False):
+    """The array layer's push (:func:`semiring.backends.array.products.vxm`) with SciPy's row gather."""
+    return _generic.vxm(u_idx, u_vals, A, semiring, keep=keep, flip=flip, gather=_rows_of)
 
-    ``keep(keys) -> bool`` drops terms outside the mask before the multiply;
-    ``row_allowed`` skips whole rows of A.
-    """
-    n = B.ncols
-    xp = xp_of(B._indptr)
-    degB = xp.diff(B._indptr)
-    a_rows = A._row_ids()
-    terms = degB[A._indices].astype(np.int64)
-    rows = xp.arange(A.nrows) if row_allowed is None else xp.flatnonzero(row_allowed)
-    csum_terms = xp.concatenate([xp.zeros(1, dtype=terms.dtype), xp.cumsum(terms)])
-    row_terms = (csum_terms[A._indptr[1:]] - csum_terms[A._indptr[:-1]])[rows]
-    out_k, out_v = [], []
-    start = 0
-    while start < rows.size:
-        csum = xp.cumsum(row_terms[start:])
-        stop = start + max(1, int(xp.searchsorted(csum, xp.asarray(MXM_CHUNK_TERMS, dtype=csum.dtype), side="right")))
-        chunk = rows[start:stop]
-        start = stop
-        a_pos = ragged_arange(A._indptr[chunk], A._indptr[chunk + 1] - A._indptr[chunk])
-        kk = A._indices[a_pos].astype(np.int64, copy=False)
-        cnt = degB[kk]
-        b_pos = ragged_arange(B._indptr[kk], cnt)
-        i = repeat(a_rows[a_pos], cnt)
-        k = repeat(kk, cnt)
-        x = repeat(A._values[a_pos], cnt)
-        j = B._indices[b_pos].astype(np.int64, copy=False)
-        keys = i * n + j
-        if keep is not None:
-            hit = keep(keys)
-            b_pos, i, k, x, j, keys = b_pos[hit], i[hit], k[hit], x[hit], j[hit], keys[hit]
-        if keys.size == 0:
-            continue
-        z = _multiply(semiring, x, B._values[b_pos], i, k, j)
-        kk_, vv_ = reduce_by_key(keys, z, semiring.monoid)
-        out_k.append(kk_)
-        out_v.append(vv_)
-    if not out_k:
-        return _empty(xp, semiring, A.dtype, B.dtype)
-    return xp.concatenate(out_k), xp.concatenate(out_v)
+
+def edge(A, u, semiring, keep=None, is_vxm=False):
+    """The array layer's edge-centric product (:func:`semiring.backends.array.products.edge`)
+    with SciPy's row gather."""
+    return _generic.edge(A, u, semiring, keep=keep, is_vxm=is_vxm, gather=_rows_of)
 
 
 #: Product terms a masked counting product (``mxm_count_masked``) hands to SciPy at once.
@@ -342,13 +109,3 @@ def mxm_count_masked(A, B, semiring, mask_keys):
     if not out_k:
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=z)
     return np.concatenate(out_k), np.concatenate(out_v)
-
-
-def edge(A, u, semiring, keep=None, is_vxm=False):
-    """Edge-centric product over every stored entry of A (COO order). On the CPU this is the
-    push expansion of all of u's entries; ``is_vxm`` means the user's product is ``vxm``
-    (u(k) * A(k, j), expanding A's rows) rather than ``mxv`` (A(i, k) * u(k), A's columns)."""
-    idx, vals = u._keys()
-    if is_vxm:
-        return vxm(idx, vals, A, semiring, keep=keep)
-    return vxm(idx, vals, A.T, semiring, keep=keep, flip=True)

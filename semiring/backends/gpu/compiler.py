@@ -13,6 +13,7 @@ needs CuPy or a GPU.
 
 from __future__ import annotations
 
+import re
 import threading
 from pathlib import Path
 
@@ -21,14 +22,37 @@ from ..._once import once_item
 #: Where the ``.cu`` sources and their shared header live.
 KERNELS = Path(__file__).resolve().parent / "kernels"
 
+#: C type of each NumPy dtype a kernel is specialized for (the values of type definitions).
+CTYPE = {
+    "bool": "bool", "int8": "signed char", "int16": "short", "int32": "int", "int64": "long long",
+    "uint8": "unsigned char", "uint16": "unsigned short", "uint32": "unsigned int",
+    "uint64": "unsigned long long", "float32": "float", "float64": "double",
+}
+
 _modules = {}
+_functions = {}
 _sources = {}
 _lock = threading.RLock()
+
+
+#: NVRTC options of every kernel (the shared header's folder on the include path).
+OPTIONS = ("--std=c++17", f"-I{KERNELS}")
 
 
 def source(filename):
     """The text of ``kernels/<filename>`` (read once)."""
     return once_item(_sources, filename, lambda: (KERNELS / filename).read_text(), _lock)
+
+
+def ctype(dtype):
+    """The C type name of a NumPy dtype (``CTYPE``)."""
+    import numpy as np
+
+    return CTYPE[np.dtype(dtype).name]
+
+
+def _items(defines):
+    return tuple((str(k), str(v)) for k, v in (defines.items() if hasattr(defines, "items") else defines))
 
 
 def _prelude(defines):
@@ -55,16 +79,43 @@ def module(filename, defines=(), options=()):
     """
     import cupy as cp
 
-    items = tuple((str(k), str(v)) for k, v in (defines.items() if hasattr(defines, "items") else defines))
+    items = _items(defines)
     key = (filename, items, tuple(options), cp.cuda.runtime.getDevice())
 
     def build():
-        code = _prelude(items) + source(filename)
-        return cp.RawModule(code=code, options=("--std=c++17", f"-I{KERNELS}", *options))
+        return cp.RawModule(code=code(filename, items), options=OPTIONS + tuple(options))
 
     return once_item(_modules, key, build, _lock)
 
 
+_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"([^"]+)"[ \t]*$', re.M)
+
+
+def _inline(filename, seen):
+    """``kernels/<filename>`` with its ``#include "..."`` of kernel headers pasted in, each header
+    once (as ``#pragma once`` would)."""
+
+    def paste(m):
+        name = m.group(1)
+        if name in seen:
+            return ""
+        seen.add(name)
+        return _inline(name, seen)
+
+    return _INCLUDE.sub(paste, source(filename))
+
+
+def code(filename, defines=()):
+    """The text NVRTC compiles for ``kernels/<filename>`` under ``defines`` (no CuPy needed).
+
+    Headers are pasted in rather than left to the include path: CuPy's compilation cache keys on
+    this text, so a changed header compiles anew."""
+    return _prelude(_items(defines)) + _inline(filename, {filename})
+
+
 def kernel(filename, name, defines=(), options=()):
     """One ``__global__`` function (``extern "C"``) of :func:`module`, compiled and cached."""
-    return module(filename, defines, options).get_function(name)
+    import cupy as cp
+
+    key = (filename, name, _items(defines), tuple(options), cp.cuda.runtime.getDevice())
+    return once_item(_functions, key, lambda: module(filename, defines, options).get_function(name), _lock)

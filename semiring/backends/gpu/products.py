@@ -13,7 +13,8 @@ from the multiply's and the monoid's CUDA snippets and cached per (semiring, typ
   in the input's bitmap; same combine and queue.
 
 Products the kernels cannot express exactly (integer ``div`` by zero rules, 1- and 2-byte
-atomics, operators without a snippet) go to the generic path, the CPU's array code on CuPy.
+atomics, operators without a snippet) go to the generic path, the array layer's code
+(:mod:`semiring.backends.array.products`) on CuPy; so does ``mxm``.
 
 References: Yang, Buluc, Owens, "Implementing push-pull efficiently in GraphBLAS", ICPP 2018;
 Merrill, Garland, Grimshaw, "Scalable GPU graph traversal", PPoPP 2012 (expansion by edge).
@@ -21,93 +22,19 @@ Merrill, Garland, Grimshaw, "Scalable GPU graph traversal", PPoPP 2012 (expansio
 
 from __future__ import annotations
 
-import threading
-
 import numpy as np
 
-from ..._once import once_item
 from ...core._rowptr import is_hyper
 from .._xp import repeat
-from ..cpu import products as _generic
-from ..cpu.sparse import ragged_arange
-from .reduce import CTYPE
+from ..array import products as _generic
+from ..array.products import mxm  # no kernel of its own: the array layer's expansion on CuPy
+from ..array.sparse import ragged_arange
+from .compiler import ctype, kernel
 
-_cache = {}
-_lock = threading.RLock()  # one compilation per key when threads ask together (semiring._once)
+__all__ = ["ENABLED", "supports", "mxv", "vxm", "edge", "mxm"]
 
 #: Use the fast kernels (False sends every product to the generic path: for comparisons).
 ENABLED = True
-
-_PULL = r"""
-extern "C" __global__ void pull(const long long* rows, long long nsel, const IPT* indptr,
-        const IXT* indices, const TA* avals, const bool* upresent, const TU* udense,
-        bool* zpresent, TZ* zval, TZ term, int has_term) {
-    long long t = (long long)blockIdx.x * blockDim.x + threadIdx.x;
-    if (t >= nsel) return;
-    long long r = rows[t];
-    bool found = false;
-    TZ acc = (TZ)0;
-    for (long long p = indptr[r]; p < indptr[r + 1]; ++p) {
-        long long k = indices[p];
-        if (!upresent[k]) continue;
-        TZ z;
-        {
-            long long i = I_EXPR, j = J_EXPR;
-            TIN x = (TIN)(X_EXPR), y = (TIN)(Y_EXPR);
-            z = (TZ)(MULT);
-        }
-        if (!found) { acc = z; found = true; }
-        else { TZ x = acc, y = z; acc = (TZ)(MONOID); }
-        if (IS_ANY || (has_term && acc == term)) break;
-    }
-    zpresent[t] = found;
-    zval[t] = acc;
-}
-"""
-
-_PUSH = r"""
-#define QCAP 1024
-extern "C" __global__ void KIND(long long nterms, const long long* kk, const long long* pos,
-        const IXT* indices, const TA* avals, const TU* uvals_rep, const bool* allowed,
-        int use_allowed, TZ* out, int* flag, const bool* srcpresent,
-        long long* queue, unsigned long long* qlen) {
-    // The output frontier is built as a queue: a thread that first touches a position
-    // appends it to its block's shared-memory queue; the block then reserves room in the
-    // global queue with one atomic and copies its queue there (privatization).
-    __shared__ long long bq[QCAP];
-    __shared__ unsigned int bn;
-    __shared__ unsigned long long base;
-    if (threadIdx.x == 0) bn = 0;
-    __syncthreads();
-    long long t = (long long)blockIdx.x * blockDim.x + threadIdx.x;
-    bool active = t < nterms;
-    long long p = 0, k = 0, jj = 0;
-    if (active) {
-        p = POS_EXPR; k = kk[t]; jj = indices[p];
-        SOURCE_CHECK
-        if (use_allowed && !allowed[jj]) active = false;
-    }
-    if (active) {
-        TZ z;
-        {
-            long long i = I_EXPR, j = J_EXPR;
-            TIN x = (TIN)(X_EXPR), y = (TIN)(Y_EXPR);
-            z = (TZ)(MULT);
-        }
-        COMBINE
-        if (atomicExch(&flag[jj], 1) == 0) {
-            unsigned int slot = atomicAdd(&bn, 1u);
-            if (slot < QCAP) bq[slot] = jj;
-            else queue[atomicAdd(qlen, 1ull)] = jj;  // a full block queue spills to the global one
-        }
-    }
-    __syncthreads();
-    unsigned int n = bn < QCAP ? bn : QCAP;
-    if (threadIdx.x == 0) base = atomicAdd(qlen, (unsigned long long)n);
-    __syncthreads();
-    for (unsigned int s = threadIdx.x; s < n; s += blockDim.x) queue[base + s] = bq[s];
-}
-"""
 
 _CAS = {4: "unsigned int", 8: "unsigned long long"}
 
@@ -155,9 +82,11 @@ def supports(semiring, da, du, push):
     return True
 
 
-def _source(template, semiring, da, du, flip, push, ipt, ixt):
+def _defines(kind, semiring, da, du, flip, ipt, ixt):
+    """``(file, definitions, TZ)`` specializing ``kernels/products_pull.cu`` (kind "pull") or
+    ``products_push.cu`` (kind "push" or "edge") for this semiring and these types."""
     f, m = semiring.multiply, semiring.monoid
-    template = template.replace("IPT", CTYPE[np.dtype(ipt).name]).replace("IXT", CTYPE[np.dtype(ixt).name])
+    push = False if kind == "pull" else kind
     tin = f.input_dtype(da, du) if not f.positional else np.dtype(np.int64)
     tz = semiring.output_dtype(da, du)
     # The operands in the user's order: mxv is A(i,k) * u(k), vxm is u(k) * A(k,j). The pull
@@ -171,16 +100,15 @@ def _source(template, semiring, da, du, flip, push, ipt, ixt):
         a_term, u_term = "avals[p]", "udense[k]"
         i_expr, j_expr = ("0", "r") if flip else ("r", "0")
         x_expr, y_expr = (u_term, a_term) if flip else (a_term, u_term)
-    src = (template.replace("TIN", CTYPE[tin.name]).replace("TZ", CTYPE[tz.name])
-           .replace("TA", CTYPE[np.dtype(da).name]).replace("TU", CTYPE[np.dtype(du).name])
-           .replace("I_EXPR", i_expr).replace("J_EXPR", j_expr)
-           .replace("X_EXPR", x_expr).replace("Y_EXPR", y_expr).replace("MULT", f.cuda)
-           .replace("IS_ANY", "true" if m.is_any else "false"))
+    d = {"IPT": ctype(ipt), "IXT": ctype(ixt), "TIN": ctype(tin), "TZ": ctype(tz), "TA": ctype(da),
+         "TU": ctype(du), "I_EXPR": i_expr, "J_EXPR": j_expr, "X_EXPR": x_expr, "Y_EXPR": y_expr,
+         "MULT": f.cuda, "IS_ANY": "true" if m.is_any else "false"}
     if not push:
-        return src.replace("MONOID", m.op.cuda if not m.is_any else "y"), tz
-    src = src.replace("KIND", push).replace("POS_EXPR", "t" if push == "edge" else "pos[t]").replace(
-        "SOURCE_CHECK", "if (!srcpresent[k]) active = false;" if push == "edge" else "")
-    ct = CTYPE[tz.name]
+        d["MONOID"] = m.op.cuda if not m.is_any else "y"
+        return "products_pull.cu", d, tz
+    d.update(KIND=push, POS_EXPR="t" if push == "edge" else "pos[t]",
+             SOURCE_CHECK="if (!srcpresent[k]) active = false;" if push == "edge" else "")
+    ct = ctype(tz)
     if m.is_any:
         combine = "out[jj] = z;"
     elif tz.kind == "b":  # lor / plus / max on bool: set when true, identity False
@@ -194,23 +122,15 @@ def _source(template, semiring, da, du, flip, push, ipt, ixt):
         combine = (f"{{ {w}* addr = ({w}*)&out[jj]; {w} old = *addr, assumed;"
                    f" do {{ assumed = old; {ct} x = *({ct}*)&assumed, y = z; {ct} nv = ({ct})({m.op.cuda});"
                    f" old = atomicCAS(addr, assumed, *({w}*)&nv); }} while (assumed != old); }}")
-    return src.replace("COMBINE", combine), tz
+    d["COMBINE"] = combine
+    return "products_push.cu", d, tz
 
 
 def _kernel(kind, semiring, da, du, flip, A):
-    """The compiled kernel for this product (cached per semiring, types, index types, device)."""
-    import cupy as cp
-
-    ipt, ixt = A._indptr.dtype, A._indices.dtype
-    key = (kind, semiring.name, id(semiring), np.dtype(da).name, np.dtype(du).name, flip, ipt.name, ixt.name,
-           cp.cuda.runtime.getDevice())
-
-    def build():
-        src, tz = _source(_PULL if kind == "pull" else _PUSH, semiring, da, du, flip,
-                          False if kind == "pull" else kind, ipt, ixt)
-        return cp.RawKernel(src, kind), tz
-
-    return once_item(_cache, key, build, _lock)
+    """The compiled kernel for this product and its output dtype (compiled once per
+    specialization and device by :mod:`.compiler`)."""
+    filename, defines, tz = _defines(kind, semiring, da, du, flip, A._indptr.dtype, A._indices.dtype)
+    return kernel(filename, kind, defines), tz
 
 
 def _grid(n, block=256):

@@ -1,8 +1,8 @@
 """Segmented reduction on the GPU: ``out[r] = op-fold of values[starts[r]:starts[r+1]]``.
 
 plus, min and max on numbers use CuPy's atomic scatter (``cupy.add.at``, ``cupy.minimum.at``,
-``cupy.maximum.at``); every other operator with a CUDA snippet gets a kernel generated from it, compiled
-once per (snippet, dtype) and cached; an operator without a snippet (a user's Python
+``cupy.maximum.at``); every other operator with a CUDA snippet gets ``kernels/seg_fold.cu``
+specialized by it, compiled once per (snippet, dtype) and cached; an operator without a snippet (a user's Python
 function) is reduced on the host.
 
 min and max on floats are not given to ``cupy.minimum.at`` / ``cupy.maximum.at``: on float64
@@ -16,45 +16,15 @@ of the terms, which the GraphBLAS specification leaves open.
 
 from __future__ import annotations
 
-import threading
-
 import numpy as np
 
-from ..._once import once_item
-
-CTYPE = {
-    "bool": "bool", "int8": "signed char", "int16": "short", "int32": "int", "int64": "long long",
-    "uint8": "unsigned char", "uint16": "unsigned short", "uint32": "unsigned int",
-    "uint64": "unsigned long long", "float32": "float", "float64": "double",
-}
-
-_SOURCE = r"""
-extern "C" __global__ void seg_fold(const T* vals, const long long* starts, long long nseg, long long n, T* out) {
-    long long s = (long long)blockIdx.x * blockDim.x + threadIdx.x;
-    if (s >= nseg) return;
-    long long a = starts[s], b = (s + 1 < nseg) ? starts[s + 1] : n;
-    T acc = vals[a];
-    for (long long p = a + 1; p < b; ++p) {
-        T x = acc, y = vals[p];
-        acc = (T)(SNIPPET);
-    }
-    out[s] = acc;
-}
-"""
-_cache = {}
-_lock = threading.RLock()  # one compilation per key when threads ask together (semiring._once)
+from ..array.reduce import host_runs
+from .compiler import ctype, kernel
 
 
-def _kernel(cp, snippet, dtype):
-    key = (snippet, dtype.name, cp.cuda.runtime.getDevice())
-
-    def build():
-        src = _SOURCE.replace("SNIPPET", snippet).replace("T*", CTYPE[dtype.name] + "*").replace(
-            "T acc", CTYPE[dtype.name] + " acc").replace("T x", CTYPE[dtype.name] + " x").replace(
-            "(T)", "(" + CTYPE[dtype.name] + ")")
-        return cp.RawKernel(src, "seg_fold")
-
-    return once_item(_cache, key, build, _lock)
+def _defines(snippet, dtype):
+    """Definitions specializing ``kernels/seg_fold.cu``: the values' C type and the snippet."""
+    return {"TV": ctype(dtype), "SNIPPET": snippet}
 
 
 def _ordered_keys(cp, values, nan_loses_to):
@@ -96,12 +66,11 @@ def segment_fold(op, values, starts):
         ufunc.at(out, seg, values)
         return out
     if op.cuda is None:
-        from ...ops.monoid import reduce_runs
-
-        return cp.asarray(reduce_runs(op, cp.asnumpy(values), cp.asnumpy(starts)))
+        return cp.asarray(host_runs(op, cp.asnumpy(values), cp.asnumpy(starts)))
     out = cp.empty(nseg, dtype=values.dtype)
     if nseg:
         block = 256
-        _kernel(cp, op.cuda, values.dtype)(((nseg + block - 1) // block,), (block,),
-                                           (values, starts.astype(cp.int64), np.int64(nseg), np.int64(n), out))
+        fold = kernel("seg_fold.cu", "seg_fold", _defines(op.cuda, values.dtype))
+        fold(((nseg + block - 1) // block,), (block,),
+             (values, starts.astype(cp.int64), np.int64(nseg), np.int64(n), out))
     return out

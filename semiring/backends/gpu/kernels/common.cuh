@@ -3,11 +3,15 @@
 
 typedef long long i64;
 typedef unsigned long long u64;
+typedef unsigned long long ull;
 
 // A grid-stride loop over [0, n): the grid is sized on the host from what it knows (or
 // capped), the bound n may be a device value.
 #define GRID_STRIDE(i, n) \
     for (i64 i = (i64)blockIdx.x * blockDim.x + threadIdx.x; i < (n); i += (i64)gridDim.x * blockDim.x)
+
+// This thread's lane in its warp.
+__device__ __forceinline__ unsigned lane_id() { return threadIdx.x & 31; }
 
 // Sum of one value per thread over a block (blockDim.x a multiple of 32, at most 1024);
 // the result is valid in thread 0.

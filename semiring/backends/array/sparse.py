@@ -11,6 +11,7 @@ import numpy as np
 
 from ... import dtypes as _dt
 from .._xp import repeat, xp_of
+from .reduce import reduce_segments
 
 
 def member(sorted_keys, keys):
@@ -73,7 +74,7 @@ def reduce_by_key(keys, vals, monoid, presorted=False):
         order = xp_of(keys).argsort(keys)
         keys, vals = keys[order], vals[order]
     starts = group_starts(keys)
-    return keys[starts], monoid.reduce_segments(vals, starts)
+    return keys[starts], reduce_segments(monoid, vals, starts)
 
 
 #: Lattice operators (``x op x == x``; ``x op y`` is the identity only if both are): a dense
