@@ -28,7 +28,7 @@ import numpy as np
 from ..._once import once_item
 from ...core._rowptr import is_hyper
 from . import compiler
-from .reduce import CTYPE
+from .compiler import CTYPE
 
 #: Vectors larger than this stay on the generic path (a bitmap costs (1 + itemsize) bytes per
 #: position, whatever the number of entries).
