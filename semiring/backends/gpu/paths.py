@@ -25,6 +25,7 @@ import threading
 import numpy as np
 
 from ..._once import once_item
+from ..results import PathsResult
 from . import _persistent as _p
 
 _SLOT = 8
@@ -208,13 +209,11 @@ def sssp(W, source, delta):
 
     Returns
     -------
-    dist : cupy array, shape (n,)
-        int64 for integer weights (INT64_MAX where unreached), else the weight's float type
-        (inf where unreached).
-    rounds : int
-        Relaxation rounds (grid barriers between them; splits not counted).
-    stats : dict
-        ``splits`` (bucket advances), ``relaxations`` (edges relaxed), ``launches``, ``host_syncs``.
+    PathsResult
+        ``dist`` (cupy, shape (n,): int64 for integer weights with INT64_MAX where unreached,
+        else the weight's float type with inf), ``rounds`` (relaxation rounds, grid barriers
+        between them; splits not counted), ``splits`` (bucket advances), ``relaxations``
+        (edges relaxed), ``launches``, ``host_syncs``.
     """
     import cupy as cp
 
@@ -241,5 +240,4 @@ def sssp(W, source, delta):
     if failed:
         raise RuntimeError("sssp: a grid barrier timed out (not every block was resident); no result")
     # launches: 3 fills + ctl and barrier memsets + init + the search
-    stats = {"splits": splits, "relaxations": int(c[3 * _SLOT + 6]), "launches": 7, "host_syncs": 1}
-    return dist, rounds, stats
+    return PathsResult(dist, rounds, launches=7, host_syncs=1, splits=splits, relaxations=int(c[3 * _SLOT + 6]))
