@@ -101,7 +101,8 @@ class Choice:
         dev = device.upper()
         if device not in self.devices:
             where = " and ".join(d.upper() for d in self.devices)
-            return f"{what}: {self.label} has no {dev} implementation (it runs on the {where}); given a graph on the {dev}"
+            return (f"{what}: {self.label} has no {dev} implementation (it runs on the {where}); "
+                    f"given a graph on the {dev}")
         if device == "gpu" and self.name != "algebra" and n >= GPU_MAX_VERTICES:
             return (f"{what}: {self.label} keeps vertex ids in int32 on the GPU (n < 2**31 - 1); "
                     f"given n = {n}")

@@ -2,8 +2,8 @@
 counterpart of :mod:`semiring.backends.gpu.traversal`).
 
 The search is level-synchronous and takes Beamer's push / pull decision per level by
-:mod:`semiring.backends.direction` (the rule and constants of every BFS engine). Each level runs in one of two forms, chosen by
-its work (frontier vertices plus their out-edges):
+:mod:`semiring.backends.direction` (the rule and constants of every BFS engine). Each level
+runs in one of two forms, chosen by its work (frontier vertices plus their out-edges):
 
 - small (at most :data:`SCALAR_WORK`): a scalar loop in Python over memoryviews of the CSR
   arrays and of the level and parent arrays. It allocates nothing of size n and makes no NumPy
