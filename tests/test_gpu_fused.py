@@ -239,7 +239,7 @@ def test_sssp_parents_with_float_weights_on_gpu():
 @gpu
 def test_fused_sssp_refuses_what_it_cannot_do():
     W = sr.generators.grid(4, 4, weights=(1, 9))
-    with pytest.raises(sr.InvalidValue, match="algebra method"):
+    with pytest.raises(sr.InvalidValue, match="method must be 'auto' or 'delta_stepping' with it on the GPU"):
         sr.algorithms.sssp(W.to("gpu"), 0, method="bellman_ford", engine="fused")
     with pytest.raises(sr.InvalidValue, match="engine must be one of"):
         sr.algorithms.sssp(W.to("gpu"), 0, engine="near_far")

@@ -252,7 +252,7 @@ def test_bad_strategy_and_options_raise():
         sr.algorithms.sssp(W, 0, strategy="worklist_hash", method="delta_stepping")
     with pytest.raises(sr.InvalidValue, match="delta-stepping method"):
         sr.algorithms.sssp(W, 0, strategy="near_far", method="bellman_ford")
-    with pytest.raises(sr.InvalidValue, match="delta applies"):
+    with pytest.raises(sr.InvalidValue, match="delta must be None with it"):
         sr.algorithms.sssp(W, 0, strategy="topology", delta=2)
     for bad in (0, -1, np.inf, "2"):
         with pytest.raises(sr.InvalidValue, match="delta must be"):

@@ -1,6 +1,7 @@
 """The SSSP runs outside the algebra: the whole-search engines (GPU persistent kernel, CPU
 ``semiring.backends.cpu.paths``) and the named strategies, each taking the finite-weight
-matrix and returning the distances as a Vector (unreached vertices absent)."""
+matrix and returning the distances as a Vector (unreached vertices absent) with the backend's
+:class:`~semiring.backends.results.PathsResult`."""
 
 from __future__ import annotations
 
@@ -8,11 +9,9 @@ import numpy as np
 
 from .. import core as _core
 from ..core.vector import Vector
-from ..exceptions import DomainMismatch, InvalidValue
+from ..exceptions import DomainMismatch
 from ..ops import monoid
-
-#: Names accepted by ``sssp(strategy=...)``: Bellman-Ford work organizations, then near-far.
-STRATEGIES = ("topology", "worklist_atomic", "worklist_filter", "worklist_hash", "worklist_scan", "near_far")
+from .engines import SSSP_STRATEGIES as STRATEGIES
 
 
 def _host_vector(n, dtype, dist, sentinel):
@@ -23,60 +22,45 @@ def _host_vector(n, dtype, dist, sentinel):
     return Vector._from_bitmap(dtype, present, dist, nvals)
 
 
+def _device_vector(W, r):
+    """The Vector of a GPU run's distances (unreached: INT64_MAX or inf); counts the four
+    launches (compare, where, astype, sum) and the host read of the count in ``r``."""
+    import cupy as cp
+
+    dist = r.dist
+    reached = dist != (np.iinfo(np.int64).max if dist.dtype == np.int64 else np.inf)
+    d = Vector._from_bitmap(W.dtype, reached, cp.where(reached, dist, 0).astype(W.dtype), int(reached.sum()))
+    r.launches += 4
+    r.host_syncs += 1
+    return d
+
+
 def cpu_delta_stepping(G, W, source, delta, wmax=None):
-    """Delta-stepping in one call (semiring.backends.cpu.paths); returns (d, rounds, stats)."""
+    """Delta-stepping in one call (semiring.backends.cpu.paths); returns (d, PathsResult)."""
     from ..backends.cpu import paths
 
     key = ("sssp_split_cpu", delta)
     # the light / heavy split, once per graph and delta
     light, heavy = G.cached(key, lambda: paths.split(W._indptr, W._indices, W._values, delta))
-    dist, rounds = paths.delta_stepping(light, heavy, source, delta, wmax)
-    stats = {"launches": None, "host_syncs": None}
-    return _host_vector(G.n, W.dtype, dist, paths.unreached(W.dtype)), rounds, stats
+    r = paths.delta_stepping(light, heavy, source, delta, wmax)
+    return _host_vector(G.n, W.dtype, r.dist, paths.unreached(W.dtype)), r
 
 
 def cpu_bellman_ford(G, W, source, info):
-    """Worklist Bellman-Ford in one call (semiring.backends.cpu.paths); returns (d, rounds)."""
+    """Worklist Bellman-Ford in one call (semiring.backends.cpu.paths); returns (d, PathsResult)."""
     from ..backends.cpu import paths
 
     floor = -info.top * max(G.n - 1, 0) if W.dtype.kind == "i" and info.negative else None
-    dist, rounds = paths.bellman_ford(W._indptr, W._indices, W._values, source, floor)
-    return _host_vector(G.n, W.dtype, dist, paths.unreached(W.dtype)), rounds
+    r = paths.bellman_ford(W._indptr, W._indices, W._values, source, floor)
+    return _host_vector(G.n, W.dtype, r.dist, paths.unreached(W.dtype)), r
 
 
 def fused_gpu(W, source, delta):
-    """Delta-stepping in one persistent kernel (semiring.backends.gpu.paths)."""
-    import cupy as cp
-
+    """Delta-stepping in one persistent kernel (semiring.backends.gpu.paths); returns (d, PathsResult)."""
     from ..backends.gpu import paths
 
-    dist, rounds, stats = paths.sssp(W, source, delta)
-    reached = dist < (np.iinfo(np.int64).max if dist.dtype == np.int64 else np.inf)
-    d = Vector._from_bitmap(W.dtype, reached, cp.where(reached, dist, 0).astype(W.dtype), int(reached.sum()))
-    stats["launches"] += 4  # compare, where, astype, sum
-    stats["host_syncs"] += 1
-    return d, rounds, stats
-
-
-def check_strategy(strategy, method, delta, engine, negative, wmin):
-    """InvalidValue unless the options fit ``strategy`` (each already checked on its own)."""
-    if engine != "auto":
-        raise InvalidValue(f"sssp: strategy={strategy!r} runs its own kernels, not the {engine!r} engine; "
-                           "leave engine='auto' with a strategy")
-    if strategy == "near_far":
-        if method not in ("auto", "delta_stepping"):
-            raise InvalidValue(f"sssp: strategy='near_far' is a delta-stepping method; method must be 'auto' or "
-                               f"'delta_stepping' with it; given {method!r}")
-        if negative:
-            raise InvalidValue(f"sssp: strategy='near_far' needs non-negative weights; the smallest is {wmin} "
-                               "(use a Bellman-Ford strategy such as 'worklist_atomic')")
-        return
-    if method not in ("auto", "bellman_ford"):
-        raise InvalidValue(f"sssp: strategy={strategy!r} is a Bellman-Ford method; method must be 'auto' or "
-                           f"'bellman_ford' with it; given {method!r}")
-    if delta is not None:
-        raise InvalidValue(f"sssp: delta applies to delta-stepping and strategy='near_far', not to "
-                           f"strategy={strategy!r}; given delta={delta!r}")
+    r = paths.sssp(W, source, delta)
+    return _device_vector(W, r), r
 
 
 def _floor(G, W):
@@ -93,30 +77,23 @@ def _floor(G, W):
 
 
 def strategy(G, W, source, name, delta):
-    """Run strategy ``name`` (checked) on the finite weights W; returns (d, stats)."""
+    """Run strategy ``name`` (checked) on the finite weights W; returns (d, PathsResult)."""
     key = ("sssp_floor",)
     floor = G.cached(key, lambda: _floor(G, W))
     if W.device == "gpu":
-        import cupy as cp
-
         from ..backends.gpu import sssp_strategies as gs
 
         rows = None
         if name == "topology":
             rows = G.cached("sssp_rows", lambda: gs.row_ids(W))  # the row of every entry, once per graph
-        dist, stats = gs.run(name, W, source, floor=floor, delta=delta, rows=rows)
-        reached = dist != (np.iinfo(np.int64).max if dist.dtype == np.int64 else np.inf)
-        d = Vector._from_bitmap(W.dtype, reached, cp.where(reached, dist, 0).astype(W.dtype), int(reached.sum()))
-        stats["launches"] += 4  # compare, where, astype, sum
-        stats["host_syncs"] += 1
-        return d, stats
+        r = gs.run(name, W, source, floor=floor, delta=delta, rows=rows)
+        return _device_vector(W, r), r
     from ..backends.cpu import sssp_strategies as cs
 
-    dist, stats = cs.run(name, W._indptr.astype(np.int64, copy=False), W._indices.astype(np.int64, copy=False),
-                         W._values, source, floor=floor, delta=delta)
-    idx = np.flatnonzero(dist != cs.unreached(dist.dtype))
-    stats.update(launches=None, host_syncs=None)
-    return Vector._from_parts(G.n, W.dtype, idx, dist[idx]), stats
+    r = cs.run(name, W._indptr.astype(np.int64, copy=False), W._indices.astype(np.int64, copy=False),
+               W._values, source, floor=floor, delta=delta)
+    idx = np.flatnonzero(r.dist != cs.unreached(r.dist.dtype))
+    return Vector._from_parts(G.n, W.dtype, idx, r.dist[idx]), r
 
 
-__all__ = ["STRATEGIES", "check_strategy", "strategy", "fused_gpu", "cpu_delta_stepping", "cpu_bellman_ford"]
+__all__ = ["STRATEGIES", "strategy", "fused_gpu", "cpu_delta_stepping", "cpu_bellman_ford"]

@@ -39,19 +39,15 @@ import numpy as np
 from .. import core as _core
 from ..core.vector import Vector
 from ..exceptions import InvalidValue
+from ..backends import results as _results
+from ..backends.direction import ALPHA, BETA, Beamer
 from ..ops import semiring as _semirings
-from .graph import ENGINES, as_graph, check_source, edges_of, use_fused
+from . import engines as _engines
+from .graph import as_graph, check_source, edges_of
 
-#: Switch push -> pull when the frontier's out-edges exceed the unexplored edges / ALPHA
-#: (Beamer et al. SC'12 and the GAP benchmark suite use 15; LAGraph uses 8).
-ALPHA = 15.0
-#: Switch pull -> push when the frontier has fewer than n / BETA vertices and is shrinking
-#: (GAP uses 18; LAGraph's beta1 = 8, beta2 = 512 play the same role).
-BETA = 18.0
 _DIRECTIONS = ("auto", "push", "pull", "edge")
-#: The seed notes' strategies (see :func:`bfs`'s ``strategy``).
-STRATEGIES = ("vertex_push", "vertex_pull", "edge", "queue_atomic", "queue_privatized", "single_block",
-              "degree_bucketed", "node_split")
+#: The BFS strategies (see :func:`bfs`'s ``strategy``).
+STRATEGIES = _engines.BFS_STRATEGIES
 
 
 @dataclass
@@ -81,7 +77,7 @@ class LevelTraces(Sequence):
     """
 
     #: Direction of each code.
-    DIRECTION_NAMES = ("push", "pull", "edge")
+    DIRECTION_NAMES = _results.DIRECTIONS
 
     def __init__(self, directions=(), frontier=(), examined=(), discovered=()):
         self._dir = np.asarray(directions, dtype=np.int8)
@@ -92,9 +88,7 @@ class LevelTraces(Sequence):
     @classmethod
     def from_rows(cls, rows):
         """From rows ``(direction name, frontier, examined, discovered)``, one per level."""
-        names = cls.DIRECTION_NAMES
-        return cls([names.index(r[0]) for r in rows], [r[1] for r in rows], [r[2] for r in rows],
-                   [r[3] for r in rows])
+        return cls(*_results.trace_columns(rows))
 
     def __len__(self):
         return int(self._dir.shape[0])
@@ -201,7 +195,7 @@ def bfs(A, source, *, parents=False, direction="auto", max_depth=None, determini
         :mod:`semiring.backends.cpu.traversal`, small levels as scalar loops and large ones
         vectorized, with no per-level work proportional to n. Directions auto/push/pull.
         "auto" picks "fused" where it applies (on the CPU for graphs of average degree up to
-        ``graph.CPU_FUSED_MAX_DEGREE``). All give the same levels and trace; parents
+        ``engines.CPU_FUSED_MAX_DEGREE``). All give the same levels and trace; parents
         may differ (any valid BFS tree; the same with ``deterministic``).
     strategy : str, optional
         None (default) runs the engines above. A name runs that seed-notes strategy as its own
@@ -274,12 +268,13 @@ def bfs(A, source, *, parents=False, direction="auto", max_depth=None, determini
     n = G.n
     _check_options(direction, max_depth, parents, deterministic, engine, strategy)
     source = check_source(source, n, "bfs")
-    if strategy is not None:
-        return _bfs_strategy(G, source, parents, max_depth, strategy, direction, engine, deterministic)
-    gpu = G.A.device == "gpu"
-    if use_fused(G, engine, "bfs", (direction == "edge", "direction='edge' is an algebra strategy"),
-                 (gpu and deterministic, "deterministic parents need the min_secondi product"), cpu=True):
-        if gpu:
+    dev = G.A.device
+    choice = _engines.select("bfs", engine, strategy, dev, n, G.nedges, direction=direction,
+                             deterministic=deterministic)
+    if choice.kind == "strategy":
+        return _bfs_strategy(G, source, parents, max_depth, strategy)
+    if choice.name == "fused":
+        if dev == "gpu":
             return _bfs_fused(G, source, parents, direction, max_depth)
         return _bfs_cpu(G, source, parents, deterministic, direction, max_depth)
     return _bfs_algebra(G, source, parents, deterministic, direction, max_depth)
@@ -299,10 +294,7 @@ def _check_options(direction, max_depth, parents, deterministic, engine, strateg
     for name, value in (("parents", parents), ("deterministic", deterministic)):
         if not _is_bool(value):
             raise InvalidValue(f"bfs: {name} must be True or False; given {value!r}")
-    if not isinstance(engine, str) or engine not in ENGINES:
-        raise InvalidValue(f"bfs: engine must be one of {ENGINES}; given {engine!r}")
-    if strategy is not None and (not isinstance(strategy, str) or strategy not in STRATEGIES):
-        raise InvalidValue(f"bfs: strategy must be None or one of {STRATEGIES}; given {strategy!r}")
+    _engines.check_names("bfs", engine, strategy)
 
 
 def _bfs_algebra(G, source, parents, deterministic, direction, max_depth):
@@ -319,22 +311,16 @@ def _bfs_algebra(G, source, parents, deterministic, direction, max_depth):
         parent = None
         q = Vector.from_coo([source], [True], size=n, dtype="bool", device=dev)
     rows = []
-    use_pull = direction == "pull"
-    unexplored = G.nedges
-    nq_last = 0
+    rule = Beamer(n, G.nedges, "push" if direction == "edge" else direction)
     depth = 0
     while q.nvals and (max_depth is None or depth < max_depth):
         depth += 1
         nq = q.nvals
         frontier_edges = edges_of(G, q, G.out_degree)
-        if direction == "auto":
-            if not use_pull:
-                use_pull = nq > nq_last and frontier_edges > unexplored / ALPHA
-            else:
-                use_pull = not (nq < nq_last and nq < n / BETA)
+        use_pull = rule.next(nq, frontier_edges)
         if use_pull:
             if G.kind == "undirected":  # in-degree = out-degree: every visited vertex was a frontier
-                unvisited_edges = unexplored - frontier_edges
+                unvisited_edges = rule.unexplored - frontier_edges
             else:
                 unvisited_edges = G.nedges - edges_of(G, level, G.in_degree)
             # q<!level.S, replace> = AT any.pair q   (secondi: the frontier index k)
@@ -348,8 +334,7 @@ def _bfs_algebra(G, source, parents, deterministic, direction, max_depth):
             # q<!level.S, replace> = q any.pair A
             q = _core.vxm(q, G.A, s, mask=~level.S, direction="push")
             examined = frontier_edges
-        unexplored -= frontier_edges
-        nq_last = nq
+        rule.advance(nq, frontier_edges)
         used = "pull" if use_pull else ("edge" if direction == "edge" else "push")
         rows.append((used, nq, examined, q.nvals))
         if not q.nvals:
@@ -369,35 +354,22 @@ def _bfs_cpu(G, source, parents, deterministic, direction, max_depth):
     def in_edges():
         return G.AT._indptr, G.AT._indices
 
-    lv, present, pa, nvals, trace = traversal.bfs(G.A._indptr, G.A._indices, source, in_edges=in_edges,
-                                                  parents=parents, deterministic=deterministic,
-                                                  direction=direction, max_depth=max_depth, alpha=ALPHA, beta=BETA)
-    level = Vector._from_bitmap("int64", present, lv, nvals)
-    parent = Vector._from_bitmap("int64", present.copy(), pa, nvals) if parents else None
-    return BFSResult(level, parent, LevelTraces(*trace), "fused")
+    r = traversal.bfs(G.A._indptr, G.A._indices, source, in_edges=in_edges, parents=parents,
+                      deterministic=deterministic, direction=direction, max_depth=max_depth)
+    return _result(r, parents, "fused", None)
 
 
 def _bfs_fused(G, source, parents, direction, max_depth):
     """The whole search in one persistent kernel (semiring.backends.gpu.traversal)."""
     from ..backends.gpu import traversal
 
-    lv, reached, pa, steps, launches, syncs = traversal.bfs(G.A, G.AT, source, parents=parents,
-                                                            direction=direction, max_depth=max_depth,
-                                                            alpha=ALPHA, beta=BETA)
-    nvals = 1 + sum(s[3] for s in steps)
-    level = Vector._from_bitmap("int64", reached, lv, nvals)
-    parent = Vector._from_bitmap("int64", reached.copy(), pa, nvals) if parents else None
-    return BFSResult(level, parent, LevelTraces.from_rows(steps), "fused", launches + (1 if parents else 0), syncs)
+    r = traversal.bfs(G.A, G.AT, source, parents=parents, direction=direction, max_depth=max_depth)
+    # one launch more with parents: the copy of ``present`` for the parent Vector
+    return _result(r, parents, "fused", r.launches + (1 if parents else 0))
 
 
-def _bfs_strategy(G, source, parents, max_depth, strategy, direction, engine, deterministic):
-    """One of the seed notes' strategies (semiring.backends.{cpu,gpu}.bfs_strategies)."""
-    for name, value, default in (("direction", direction, "auto"), ("engine", engine, "auto"),
-                                 ("deterministic", deterministic, False)):
-        if value != default:
-            raise InvalidValue(f"bfs: strategy={strategy!r} fixes its own work organization; {name} must be "
-                               f"{default!r} with a strategy (only parents and max_depth combine with it); "
-                               f"given {name}={value!r}")
+def _bfs_strategy(G, source, parents, max_depth, strategy):
+    """One of the BFS strategies (semiring.backends.{cpu,gpu}.bfs_strategies)."""
     if G.A.device == "gpu":
         from ..backends.gpu import bfs_strategies as impl
     else:
@@ -406,9 +378,16 @@ def _bfs_strategy(G, source, parents, max_depth, strategy, direction, engine, de
     def in_edges():
         return G.AT._indptr, G.AT._indices
 
-    lv, present, pa, nvals, steps, launches, syncs = impl.bfs(strategy, G.A._indptr, G.A._indices, source,
-                                                               parents=parents, max_depth=max_depth,
-                                                               in_edges=in_edges, cache=G.cache)
-    level = Vector._from_bitmap("int64", present, lv, nvals)
-    parent = Vector._from_bitmap("int64", present.copy(), pa, nvals) if parents else None
-    return BFSResult(level, parent, LevelTraces.from_rows(steps), f"strategy:{strategy}", launches, syncs)
+    r = impl.bfs(strategy, G.A._indptr, G.A._indices, source, parents=parents, max_depth=max_depth,
+                 in_edges=in_edges, cache=G.cache)
+    return _result(r, parents, f"strategy:{strategy}", r.launches)
+
+
+def _result(r, parents, engine, launches):
+    """The BFSResult of a backend's :class:`~semiring.backends.results.TraversalResult`."""
+    level = Vector._from_bitmap("int64", r.present, r.level, r.nvals)
+    parent = Vector._from_bitmap("int64", r.present.copy(), r.parent, r.nvals) if parents else None
+    return BFSResult(level, parent, LevelTraces(*r.trace), engine, launches, r.host_syncs)
+
+
+__all__ = ["bfs", "BFSResult", "LevelTrace", "LevelTraces", "STRATEGIES", "ALPHA", "BETA"]

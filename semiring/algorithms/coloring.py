@@ -51,7 +51,8 @@ from ..ops.monoid import any as monoid_any
 from ..ops.monoid import lor as monoid_lor
 from ..ops.monoid import plus as monoid_plus
 from ..ops._base import BinaryOp, UnaryOp
-from .graph import as_graph, use_fused
+from . import engines as _engines
+from .graph import as_graph
 
 _METHODS = ("jones_plassmann", "luby", "greedy", "gebremedhin_manne")
 #: Gebremedhin-Manne: the default number of blocks p makes each pass at most this many steps
@@ -372,7 +373,7 @@ def coloring(A, *, method="jones_plassmann", seed=0, engine="auto", blocks=None)
             raise InvalidValue(f"coloring: blocks applies to method='gebremedhin_manne' only; given method {method!r}")
         if isinstance(blocks, (bool, np.bool_)) or not isinstance(blocks, (int, np.integer)) or blocks < 1:
             raise InvalidValue(f"coloring: blocks must be a positive integer; given {blocks!r}")
-    if use_fused(G, engine, "coloring", (method != "jones_plassmann", f"method {method!r} is an algebra method")):
+    if _engines.select("coloring", engine, None, G.A.device, G.n, G.nedges, method=method).name == "fused":
         return _color_fused(G, seed)
     S = undirected_pattern(G)
     if method == "gebremedhin_manne":

@@ -162,42 +162,4 @@ def edges_of(G, vertices, degree):
     return int(_core.reduce_scalar(_core.ewise_mult(vertices, degree, binary.second), monoid.plus))
 
 
-ENGINES = ("auto", "algebra", "fused")
-
-
-#: On the CPU, "auto" picks the whole-search engine for graphs of at most this many stored
-#: entries per vertex. Measured on the 2-core machine (BFS / SSSP): the engine is 3-5x faster
-#: than the algebra on road networks (average degree 2.8), 4x on 2-D grids (4), 2-3.5x on random
-#: geometric graphs (10.5) and 100x+ on paths, and 1.3-1.8x slower on Kronecker graphs (26-30),
-#: whose few levels are wide.
-CPU_FUSED_MAX_DEGREE = 16
-
-
-def use_fused(G, engine, what, *reasons, cpu=False):
-    """Whether an algorithm runs as its whole-search engine (one backend call).
-
-    ``reasons`` are (condition, why) pairs, each saying why that engine cannot run here; on
-    the GPU, vertex ids beyond int32 are always checked, and on the CPU the algorithm must have
-    a CPU engine (``cpu=True``). "auto" picks the engine when no reason holds (on the CPU, for
-    graphs of average degree up to :data:`CPU_FUSED_MAX_DEGREE`); "fused" raises InvalidValue
-    with the first reason.
-    """
-    if not isinstance(engine, str) or engine not in ENGINES:
-        raise InvalidValue(f"{what}: engine must be one of {ENGINES}; given {engine!r}")
-    if engine == "algebra":
-        return False
-    if G.A.device == "gpu":
-        checks = ((G.n >= 2**31 - 1, "vertex ids do not fit in int32"),) + reasons
-    else:
-        checks = ((not cpu, "the graph is on the CPU"),) + reasons
-    why = next((w for cond, w in checks if cond), None)
-    if why and engine == "fused":
-        raise InvalidValue(f"{what}: engine='fused' cannot run here: {why}")
-    if why is None and engine == "auto" and G.A.device == "cpu":
-        # the CPU engine wins where levels are many and small (roads, meshes, long paths); on
-        # graphs of high average degree (few, wide levels) the algebra's products are faster
-        return G.nedges <= CPU_FUSED_MAX_DEGREE * G.n
-    return why is None
-
-
-__all__ = ["Graph", "as_graph", "edges_of", "check_source", "use_fused", "ENGINES"]
+__all__ = ["Graph", "as_graph", "edges_of", "check_source"]

@@ -45,12 +45,13 @@ from ..core.vector import Vector
 from ..exceptions import DomainMismatch, InvalidValue, NegativeCycleError
 from ..ops import binary, indexunary, monoid, semiring, unary
 from . import _sssp_engines as _engines
+from . import engines as _choice
 from .bfs import bfs
-from .graph import ENGINES, as_graph, check_source, use_fused
+from .graph import as_graph, check_source
 
 _METHODS = ("auto", "bellman_ford", "delta_stepping")
 #: Names accepted by ``sssp(strategy=...)``: Bellman-Ford work organizations, then near-far.
-STRATEGIES = _engines.STRATEGIES
+STRATEGIES = _choice.SSSP_STRATEGIES
 _FMAX = float(np.finfo(np.float64).max)
 
 
@@ -296,10 +297,7 @@ def _check_options(method, delta, parents, engine, strategy):
         _check_delta(delta)
     if not isinstance(parents, (bool, np.bool_)):
         raise InvalidValue(f"sssp: parents must be True or False; given {parents!r}")
-    if not isinstance(engine, str) or engine not in ENGINES:
-        raise InvalidValue(f"sssp: engine must be one of {ENGINES}; given {engine!r}")
-    if strategy is not None and (not isinstance(strategy, str) or strategy not in STRATEGIES):
-        raise InvalidValue(f"sssp: strategy must be None or one of {STRATEGIES}; given {strategy!r}")
+    _choice.check_names("sssp", engine, strategy)
 
 
 def _check_delta(delta):
@@ -363,7 +361,7 @@ def sssp(A, source, *, method="auto", delta=None, parents=False, engine="auto", 
         ``semiring.backends.cpu.paths`` (delta-stepping with compact buckets, or a worklist
         Bellman-Ford; small rounds as scalar loops, large ones vectorized). "auto" picks
         "fused" where it applies (on the CPU for graphs of average degree up to
-        ``graph.CPU_FUSED_MAX_DEGREE``). Same distances either way.
+        ``engines.CPU_FUSED_MAX_DEGREE``). Same distances either way.
     strategy : str, optional
         None (default): ``method`` and ``engine`` decide, as above. A name runs that GPU work
         organization as its own level-synchronous implementation instead (CuPy kernels for a
@@ -428,44 +426,48 @@ def sssp(A, source, *, method="auto", delta=None, parents=False, engine="auto", 
     source = check_source(source, G.n, "sssp")
     info = _prepared(G)
     W, negative = info.Wf, info.negative
+    if strategy is None and method == "auto":
+        method = "bellman_ford" if negative else "delta_stepping"
+    choice = _choice.select("sssp", engine, strategy, W.device, G.n, G.nedges, method=method, delta=delta)
     if strategy is not None:
-        _engines.check_strategy(strategy, method, delta, engine, negative, info.wmin)
         if strategy == "near_far":
+            if negative:
+                raise InvalidValue(f"sssp: strategy='near_far' needs non-negative weights; the smallest is "
+                                   f"{info.wmin} (use a Bellman-Ford strategy such as 'worklist_atomic')")
             method = "delta_stepping"
             delta = bucket_width(_default_delta(G, info) if delta is None else delta, info, G.n)
             if W.dtype.kind == "i":
                 delta = integer_width(delta, info, G.n)
         else:
             method = "bellman_ford"
-        d, stats = _engines.strategy(G, W, source, strategy, delta)
-        result = SSSPResult(d, None, method, stats["rounds"], delta, f"strategy:{strategy}", stats["launches"],
-                            stats["host_syncs"], strategy, stats["edges_examined"], stats["worklist_entries"])
+        d, r = _engines.strategy(G, W, source, strategy, delta)
+        result = SSSPResult(d, None, method, r.rounds, delta, choice.engine, r.launches, r.host_syncs, strategy,
+                            r.edges_examined, r.worklist_entries)
     else:
-        if method == "auto":
-            method = "bellman_ford" if negative else "delta_stepping"
         gpu = W.device == "gpu"
-        used = "fused" if use_fused(G, engine, "sssp", (gpu and method != "delta_stepping",
-                                                         f"method {method!r} is an algebra method on the GPU"),
-                                    cpu=True) else "algebra"
-        stats = {"launches": None, "host_syncs": None}
+        fused = choice.name == "fused"
         if method == "delta_stepping":
             if negative:
                 raise InvalidValue(f"sssp: delta-stepping needs non-negative weights; the smallest is {info.wmin} "
                                    "(use method='bellman_ford')")
             delta = bucket_width(_default_delta(G, info) if delta is None else delta, info, G.n)
             width = integer_width(delta, info, G.n) if W.dtype.kind == "i" else delta
-            if used == "fused":
-                d, rounds, stats = (_engines.fused_gpu(W, source, width) if gpu
-                                    else _engines.cpu_delta_stepping(G, W, source, width, info.top))
+            if fused:
+                d, r = (_engines.fused_gpu(W, source, width) if gpu
+                        else _engines.cpu_delta_stepping(G, W, source, width, info.top))
+                rounds, launches, syncs = r.rounds, r.launches, r.host_syncs
             else:
                 d, rounds = delta_stepping(G, W, source, width)
+                launches = syncs = None
         else:
             delta = None
-            if used == "fused":
-                d, rounds = _engines.cpu_bellman_ford(G, W, source, info)
+            launches = syncs = None
+            if fused:
+                d, r = _engines.cpu_bellman_ford(G, W, source, info)
+                rounds = r.rounds
             else:
                 d, rounds = bellman_ford(G, W, source)
-        result = SSSPResult(d, None, method, rounds, delta, used, stats["launches"], stats["host_syncs"])
+        result = SSSPResult(d, None, method, rounds, delta, choice.engine, launches, syncs)
     if info.unbounded:
         _fill_unbounded(G, result.distance, source)
     if parents:

@@ -11,9 +11,9 @@ product of the single-device engine, split around one exchange:
   an n-bit bitmap; each rank scans the in-edges of its unvisited vertices and stops a row at
   its first frontier neighbour (the ``any`` monoid's terminal value).
 
-The direction of each level comes from the same heuristic and constants as
-:func:`semiring.algorithms.bfs` (:data:`~semiring.algorithms.bfs.ALPHA`,
-:data:`~semiring.algorithms.bfs.BETA`) on the global frontier size and edge counts, which
+The direction of each level comes from the rule of every BFS engine
+(:class:`semiring.backends.direction.Beamer`, with its ALPHA and BETA) on the global frontier
+size and edge counts, which
 one allreduce per level gives every rank: all ranks take the same decision, and the search
 takes the same directions as the single-process one.
 
@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..algorithms.bfs import ALPHA, BETA
+from ..backends.direction import ALPHA, BETA, Beamer
 from ..exceptions import IndexOutOfBound, InvalidValue
 from . import _array as K
 from .matrix import DistMatrix, DistVector, _vid_dtype
@@ -253,17 +253,12 @@ def bfs(A, source, *, parents=False, direction="auto", max_depth=None, kernels="
     g = ctx.allreduce(eng.start(source), "sum", "bfs start")
     nq, frontier_edges, visited_in = int(g[0]), int(g[1]), int(g[2])
     nedges = A.nvals
-    unexplored = nedges
-    nq_last, depth = 0, 0
-    use_pull = direction == "pull"
+    rule = Beamer(n, nedges, direction)
+    depth = 0
     trace, sent = [], []
     while nq and (max_depth is None or depth < max_depth):
         depth += 1
-        if direction == "auto":
-            if not use_pull:
-                use_pull = nq > nq_last and frontier_edges > unexplored / ALPHA
-            else:
-                use_pull = not (nq < nq_last and nq < n / BETA)
+        use_pull = rule.next(nq, frontier_edges)
         b0 = ctx.bytes_sent
         if use_pull:
             examined = nedges - visited_in
@@ -273,8 +268,7 @@ def bfs(A, source, *, parents=False, direction="auto", max_depth=None, kernels="
             st = eng.push(depth)
         g = ctx.allreduce(st, "sum", f"bfs level {depth}")
         sent.append(ctx.bytes_sent - b0)
-        unexplored -= frontier_edges
-        nq_last = nq
+        rule.advance(nq, frontier_edges)
         trace.append(DistLevelTrace(depth, "pull" if use_pull else "push", nq, examined, int(g[0])))
         nq, frontier_edges = int(g[0]), int(g[1])
         visited_in += int(g[2])

@@ -32,7 +32,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from ...algorithms.engines import BFS_STRATEGIES as STRATEGIES
 from ...exceptions import InvalidValue
+from ..results import TraversalResult
 
 #: The GPU module's constants (kept equal: the CPU formulation follows the same organization).
 BLOCK = 256
@@ -41,9 +43,6 @@ SB_CAP = 2048
 WARP_DEGREE = 32
 BLOCK_DEGREE = 1024
 SPLIT_K = 32
-
-STRATEGIES = ("vertex_push", "vertex_pull", "edge", "queue_atomic", "queue_privatized", "single_block",
-              "degree_bucketed", "node_split")
 
 
 # -- shared steps ------------------------------------------------------------------------------
@@ -334,9 +333,9 @@ def bfs(strategy, optr, oidx, source, *, parents=False, max_depth=None, in_edges
 
     Returns
     -------
-    The same tuple as the GPU module: ``(level, present, parent, nvals, steps, launches,
-    host_syncs)`` with NumPy arrays (int64 level and parent, 0 where absent; bool presence)
-    and ``host_syncs`` None.
+    TraversalResult
+        As the GPU module's, with NumPy arrays (int64 level and parent, 0 where absent; bool
+        presence) and ``host_syncs`` None.
 
     Raises
     ------
@@ -376,7 +375,8 @@ def bfs(strategy, optr, oidx, source, *, parents=False, max_depth=None, in_edges
         in_sums = np.bincount(lv, weights=np.diff(ip)[present], minlength=depth + 1).astype(np.int64)
     steps = steps_from_histogram(strategy, count, out_edges, in_sums, depth, int(oidx.shape[0]))
     out_parent = np.where(present, parent, 0) if parents else None
-    return (np.where(present, level, 0), present, out_parent, int(present.sum()), steps, st["launches"], None)
+    return TraversalResult.from_rows(np.where(present, level, 0), present, out_parent, int(present.sum()), steps,
+                                     st["launches"], None)
 
 
 __all__ = ["bfs", "STRATEGIES", "gather", "claim", "split", "edge_rows", "bucket_of", "steps_from_histogram"]

@@ -42,6 +42,7 @@ import scipy.sparse as sp
 
 from ..._memory import require
 from ...exceptions import NegativeCycleError
+from ..results import PathsResult
 
 #: A round whose vertices plus out-edges are at most this runs as a scalar loop (see
 #: :data:`semiring.backends.cpu.traversal.SCALAR_WORK`).
@@ -112,7 +113,8 @@ def _state(optr, w, source, what):
 
 
 def bellman_ford(optr, oidx, w, source, floor=None):
-    """Worklist Bellman-Ford. Returns (d, rounds); :func:`unreached` where no path exists.
+    """Worklist Bellman-Ford. Returns a PathsResult: ``dist`` (:func:`unreached` where no path
+    exists) and ``rounds``.
 
     ``floor`` (integer weights): minus the largest absolute weight times n - 1; a distance
     below it proves a negative cycle at once (and keeps int64 from overflowing).
@@ -154,7 +156,7 @@ def bellman_ford(optr, oidx, w, source, floor=None):
                 mark = np.empty(n, dtype=np.int64)
             cur = _relax_wide(d, mark, *_edges(optr, oidx, w, np.asarray(cur, dtype=np.int64), d), floor, source)
             work = cur.shape[0] + int((optr[cur + 1] - optr[cur]).sum())
-    return d, rounds
+    return PathsResult(d, rounds)
 
 
 class _Buckets:
@@ -202,8 +204,8 @@ def delta_stepping(light, heavy, source, delta, wmax=None):
     ``light`` and ``heavy`` are the CSR ``(indptr, indices, weights)`` of the edges of weight
     at most ``delta`` and above it (the split is made once per graph and delta by the caller).
     ``wmax``: the largest weight, when known (integer candidates then need no overflow test
-    where wmax * n < 2**63). Returns (d, rounds): :func:`unreached` where no path exists, and
-    the light-edge rounds."""
+    where wmax * n < 2**63). Returns a PathsResult: ``dist`` (:func:`unreached` where no path
+    exists) and ``rounds`` (the light-edge rounds)."""
     optr, oidx, w = light
     n, d = _state(optr, w, source, "delta_stepping")
     exact = wmax is not None and wmax * n < 2**63
@@ -263,7 +265,7 @@ def delta_stepping(light, heavy, source, delta, wmax=None):
                 buckets.add_many(keys[~same], low[~same])
             cur = low[same]
         _heavy(heavy, d, mark, done, delta, buckets, dv, exact)
-    return d, rounds
+    return PathsResult(d, rounds)
 
 
 def _relax_scalar(vertices, ip, ix, wv, dv, delta, buckets, b=None):

@@ -43,7 +43,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from ...algorithms.engines import SSSP_BELLMAN_FORD, SSSP_STRATEGIES as STRATEGIES
 from ...exceptions import NegativeCycleError
+from ..results import PathsResult
 
 #: Threads per block of the GPU kernels (the hash-culling blocks of the formulation here).
 BLOCK = 256
@@ -52,9 +54,8 @@ HASH_SLOTS = 1024
 #: Multiplier of the slot hash (Knuth's multiplicative hashing).
 HASH_MUL = 2654435761
 
-#: Worklist strategies (Bellman-Ford order, any weights) and the bucketed one.
-WORKLISTS = ("worklist_atomic", "worklist_filter", "worklist_hash", "worklist_scan")
-STRATEGIES = ("topology",) + WORKLISTS + ("near_far",)
+#: Worklist strategies (Bellman-Ford order, any weights); ``near_far`` is the bucketed one.
+WORKLISTS = tuple(s for s in SSSP_BELLMAN_FORD if s.startswith("worklist_"))
 
 
 def unreached(dtype):
@@ -110,7 +111,7 @@ def _relax(d, du, v, w, floor, source):
 
 
 def topology(indptr, indices, weights, source, floor):
-    """All-edge Bellman-Ford sweeps until a round changes nothing. Returns (d, stats)."""
+    """All-edge Bellman-Ford sweeps until a round changes nothing. Returns a PathsResult."""
     n = indptr.shape[0] - 1
     inf = unreached(weights.dtype)
     rows = np.repeat(np.arange(n, dtype=np.int64), np.diff(indptr))
@@ -126,7 +127,7 @@ def topology(indptr, indices, weights, source, floor):
             break
         if rounds == n:
             raise _negative_cycle(source, f"distances still fell in round {n}")
-    return d, {"rounds": rounds, "edges_examined": rounds * int(indices.shape[0]), "worklist_entries": rounds * n}
+    return PathsResult(d, rounds, edges_examined=rounds * int(indices.shape[0]), worklist_entries=rounds * n)
 
 
 def _no_dedup(v, pos, n):
@@ -175,7 +176,7 @@ _DEDUP = {"worklist_atomic": _no_dedup, "worklist_filter": _filter, "worklist_ha
 
 def worklist(name, indptr, indices, weights, source, floor):
     """Data-driven Bellman-Ford: each round relaxes the worklist's out-edges; the next worklist
-    is made of the improved targets, deduplicated as strategy ``name`` does. Returns (d, stats)."""
+    is made of the improved targets, deduplicated as strategy ``name`` does. Returns a PathsResult."""
     n = indptr.shape[0] - 1
     dedup = _DEDUP[name]
     d = np.full(n, unreached(weights.dtype), dtype=weights.dtype)
@@ -192,11 +193,11 @@ def worklist(name, indptr, indices, weights, source, floor):
         v = indices[p]
         better = _relax(d, d[u], v, weights[p], floor, source)
         wl = dedup(v[better], better, n)
-    return d, {"rounds": rounds, "edges_examined": edges, "worklist_entries": entries}
+    return PathsResult(d, rounds, edges_examined=edges, worklist_entries=entries)
 
 
 def near_far(indptr, indices, weights, source, delta):
-    """Near-far worklists (non-negative weights): returns (d, stats); stats also has ``splits``."""
+    """Near-far worklists (non-negative weights): returns a PathsResult with ``splits``."""
     n = indptr.shape[0] - 1
     d = np.full(n, unreached(weights.dtype), dtype=weights.dtype)
     d[source] = 0
@@ -230,7 +231,7 @@ def near_far(indptr, indices, weights, source, delta):
         if not thr > low:  # delta below the spacing of the floats at low: the next float up
             thr = np.nextafter(low, np.inf)
         near, far = left[d[left] < thr], left[d[left] >= thr]
-    return d, {"rounds": rounds, "edges_examined": edges, "worklist_entries": entries, "splits": splits}
+    return PathsResult(d, rounds, edges_examined=edges, worklist_entries=entries, splits=splits)
 
 
 def run(name, indptr, indices, weights, source, *, floor=None, delta=None):
@@ -252,12 +253,11 @@ def run(name, indptr, indices, weights, source, *, floor=None, delta=None):
 
     Returns
     -------
-    d : ndarray, shape (n,), dtype of weights
-        :func:`unreached` where no path exists.
-    stats : dict
+    PathsResult
+        ``dist`` (shape (n,), dtype of weights, :func:`unreached` where no path exists),
         ``rounds`` (relaxation rounds), ``edges_examined``, ``worklist_entries`` (vertices whose
         out-edges a round expanded, duplicates included; topology: n per round), and
-        ``splits`` for near_far.
+        ``splits`` for near_far; ``launches`` and ``host_syncs`` None.
 
     Raises
     ------

@@ -1,9 +1,9 @@
 """Whole-search, direction-optimizing BFS on the CPU: one call runs every level (the CPU
 counterpart of :mod:`semiring.backends.gpu.traversal`).
 
-The search is level-synchronous and takes Beamer's push / pull decision per level with the
-same rule and constants as the algebra engine. Each level runs in one of two forms, chosen by
-its work (frontier vertices plus their out-edges):
+The search is level-synchronous and takes Beamer's push / pull decision per level by
+:mod:`semiring.backends.direction` (the rule and constants of every BFS engine). Each level
+runs in one of two forms, chosen by its work (frontier vertices plus their out-edges):
 
 - small (at most :data:`SCALAR_WORK`): a scalar loop in Python over memoryviews of the CSR
   arrays and of the level and parent arrays. It allocates nothing of size n and makes no NumPy
@@ -34,6 +34,8 @@ import numpy as np
 import scipy.sparse as sp
 
 from ..._memory import require
+from ..direction import ALPHA, BETA, Beamer, push_to_pull
+from ..results import PULL, PUSH, TraversalResult
 
 #: A level whose frontier vertices plus out-edges are at most this runs as a scalar loop;
 #: larger levels run vectorized. Measured on the New York roads (BFS and SSSP, 2-core EPYC):
@@ -42,13 +44,13 @@ from ..._memory import require
 #: of NumPy calls, a scalar one about a microsecond plus a fraction per edge.
 SCALAR_WORK = 256
 
-#: Direction codes of the trace.
-PUSH, PULL = 0, 1
-
-
-def _push_small(ip, ix, lv, pa, q, nq, mf, depth, nq_last, unexplored, md, alpha, auto, det, limit):
-    """Push levels as scalar loops while they stay small. Returns the state after the last
-    level run: (frontier list, its size, its out-edges, depth, previous size, unexplored)."""
+def _push_small(ip, ix, lv, pa, q, nq, mf, depth, rule, md, det, limit):
+    """Push levels as scalar loops while they stay small, until the direction rule ``rule``
+    (a :class:`~semiring.backends.direction.Beamer`, advanced here per level) would turn to
+    pull. Returns the state after the last level run: (frontier list, its size, its
+    out-edges, depth)."""
+    auto, alpha = rule.auto, rule.alpha
+    nq_last, unexplored = rule.nq_last, rule.unexplored
     while True:
         depth += 1
         nxt = []
@@ -67,9 +69,12 @@ def _push_small(ip, ix, lv, pa, q, nq, mf, depth, nq_last, unexplored, md, alpha
         unexplored -= mf
         nq_last = nq
         q, nq, mf = nxt, len(nxt), mfn
+        # (nq > nq_last first: the rule's own first condition, which spares a call per level of
+        # a deep, narrow search)
         if (not nq or depth == md or nq + mf > limit
-                or (auto and nq > nq_last and mf > unexplored / alpha)):
-            return q, nq, mf, depth, nq_last, unexplored
+                or (auto and nq > nq_last and push_to_pull(nq, nq_last, mf, unexplored, alpha))):
+            rule.nq_last, rule.unexplored = nq_last, unexplored
+            return q, nq, mf, depth
 
 
 #: Edges from which a gather uses SciPy's compiled CSR row selection (below, its per-call
@@ -157,7 +162,7 @@ def _pull_wide(optr, iptr, iidx, level, parent, depth):
 
 
 def bfs(optr, oidx, source, *, in_edges, parents=False, deterministic=False, direction="auto", max_depth=None,
-        alpha=15.0, beta=18.0):
+        alpha=ALPHA, beta=BETA):
     """Run a whole BFS from ``source``.
 
     Parameters
@@ -174,19 +179,14 @@ def bfs(optr, oidx, source, *, in_edges, parents=False, deterministic=False, dir
     direction : {"auto", "push", "pull"}
     max_depth : int or None
     alpha, beta : float
-        Beamer's switching thresholds.
+        Beamer's switching thresholds (:mod:`semiring.backends.direction`).
 
     Returns
     -------
-    level : ndarray of int64, shape (n,)
-        Hop distance; 0 where unreached.
-    present : ndarray of bool, shape (n,)
-    parent : ndarray of int64, shape (n,), or None
-        0 where unreached.
-    nvals : int
-        Reached vertices.
-    trace : tuple of ndarrays (direction codes, frontier, edges examined, discovered)
-        One entry per level run; codes :data:`PUSH` and :data:`PULL`.
+    TraversalResult
+        ``level`` (int64, 0 where unreached), ``present``, ``parent`` (int64, 0 where
+        unreached; None without parents), ``nvals``, ``trace`` (one entry per level run; codes
+        :data:`PUSH` and :data:`PULL`); ``launches`` and ``host_syncs`` None.
 
     Raises
     ------
@@ -203,26 +203,21 @@ def bfs(optr, oidx, source, *, in_edges, parents=False, deterministic=False, dir
     parent[source] = source
     ip, ix, lv, pa = memoryview(optr), memoryview(oidx), memoryview(level), memoryview(parent)
     md = -1 if max_depth is None else int(max_depth)
-    auto, pull = direction == "auto", direction == "pull"
+    rule = Beamer(n, nnz, direction, alpha, beta)
     det = bool(parents and deterministic)
     q = [source]
     nq, mf = 1, ip[source + 1] - ip[source]
-    depth, nq_last, unexplored = 0, 0, nnz
+    depth = 0
     runs, pull_examined = [], {}
     mark = ins = None
     while nq and depth != md:
-        if auto:
-            if not pull:
-                pull = nq > nq_last and mf > unexplored / alpha
-            else:
-                pull = not (nq < nq_last and nq < n / beta)
+        pull = rule.next(nq, mf)
         code = PULL if pull else PUSH
         if not runs or runs[-1][1] != code:
             runs.append((depth + 1, code))
         if not pull and nq + mf <= SCALAR_WORK:
-            q, nq, mf, depth, nq_last, unexplored = _push_small(
-                ip, ix, lv, pa, q if isinstance(q, list) else q.tolist(), nq, mf, depth, nq_last, unexplored, md,
-                alpha, auto, det, SCALAR_WORK)
+            q, nq, mf, depth = _push_small(ip, ix, lv, pa, q if isinstance(q, list) else q.tolist(), nq, mf, depth,
+                                           rule, md, det, SCALAR_WORK)
             continue
         depth += 1
         if pull:
@@ -234,8 +229,7 @@ def bfs(optr, oidx, source, *, in_edges, parents=False, deterministic=False, dir
             if mark is None:
                 mark = np.empty(n, dtype=np.int64)
             new, mfn = _push_wide(optr, oidx, level, parent, mark, np.asarray(q, dtype=np.int64), depth, det)
-        unexplored -= mf
-        nq_last = nq
+        rule.advance(nq, mf)
         q, nq, mf = new, int(new.shape[0]), mfn
     present = level >= 0
     trace = _trace(optr, level, present, depth, runs, pull_examined)
@@ -243,7 +237,7 @@ def bfs(optr, oidx, source, *, in_edges, parents=False, deterministic=False, dir
     level[~present] = 0
     if parents:
         parent[~present] = 0
-    return level, present, (parent if parents else None), nvals, trace
+    return TraversalResult(level, present, (parent if parents else None), nvals, trace)
 
 
 def _trace(optr, level, present, depth, runs, pull_examined):

@@ -65,7 +65,9 @@ import re
 
 import numpy as np
 
+from ...algorithms.engines import BFS_STRATEGIES as STRATEGIES
 from ...exceptions import InvalidValue
+from ..results import TraversalResult
 from . import compiler
 
 #: Threads per block of the multi-block kernels.
@@ -91,9 +93,6 @@ HIST_CAP = 512
 #: Check every launch's arguments against its kernel's CUDA signature (count, array dtypes,
 #: scalar types) before launching; the tests turn it on.
 CHECK_ARGS = False
-
-STRATEGIES = ("vertex_push", "vertex_pull", "edge", "queue_atomic", "queue_privatized", "single_block",
-              "degree_bucketed", "node_split")
 
 def defines(types):
     """Definitions of ``kernels/bfs_strategies.cu`` for index types ``(IPT, IXT)`` (C type names)."""
@@ -420,17 +419,12 @@ def bfs(strategy, optr, oidx, source, *, parents=False, max_depth=None, in_edges
 
     Returns
     -------
-    level : cupy int64 array, shape (n,)   (0 where absent)
-    present : cupy bool array, shape (n,)
-    parent : cupy int64 array, shape (n,), or None
-    nvals : int
-        Reached vertices.
-    steps : list of (direction, frontier, edges_examined, discovered), one per level run
-    launches : int
-        Kernel launches (CuPy's scan in ``node_split`` counts as one).
-    host_syncs : int
-        Device-to-host reads of the search (not those of the once-per-graph builds of the
-        edge rows and the node split, which ``cache`` keeps).
+    TraversalResult
+        ``level`` (cupy int64, shape (n,), 0 where absent), ``present`` (cupy bool),
+        ``parent`` (cupy int64 or None), ``nvals``, ``trace`` (one entry per level run),
+        ``launches`` (kernel launches; CuPy's scan in ``node_split`` counts as one),
+        ``host_syncs`` (device-to-host reads of the search, not those of the once-per-graph
+        builds of the edge rows and the node split, which ``cache`` keeps).
 
     Raises
     ------
@@ -472,7 +466,8 @@ def bfs(strategy, optr, oidx, source, *, parents=False, max_depth=None, in_edges
 
     steps = steps_from_histogram(strategy, h[0], h[1], h[2] if "in_edges" in kw else None, depth,
                                  int(oidx.shape[0]))
-    return (out_level, present, out_parent if parents else None, int(h[0].sum()), steps, S.L.launches, S.syncs)
+    return TraversalResult.from_rows(out_level, present, out_parent if parents else None, int(h[0].sum()), steps,
+                                     S.L.launches, S.syncs)
 
 
 __all__ = ["bfs", "STRATEGIES", "source", "signatures", "check_args", "split", "edge_rows", "bucket_of"]

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..results import PathsResult
 from . import _persistent as _p
 from . import compiler
 
@@ -67,13 +68,11 @@ def sssp(W, source, delta):
 
     Returns
     -------
-    dist : cupy array, shape (n,)
-        int64 for integer weights (INT64_MAX where unreached), else the weight's float type
-        (inf where unreached).
-    rounds : int
-        Relaxation rounds (grid barriers between them; splits not counted).
-    stats : dict
-        ``splits`` (bucket advances), ``relaxations`` (edges relaxed), ``launches``, ``host_syncs``.
+    PathsResult
+        ``dist`` (cupy, shape (n,): int64 for integer weights with INT64_MAX where unreached,
+        else the weight's float type with inf), ``rounds`` (relaxation rounds, grid barriers
+        between them; splits not counted), ``splits`` (bucket advances), ``relaxations``
+        (edges relaxed), ``launches``, ``host_syncs``.
     """
     import cupy as cp
 
@@ -100,5 +99,4 @@ def sssp(W, source, delta):
     if failed:
         raise RuntimeError("sssp: a grid barrier timed out (not every block was resident); no result")
     # launches: 3 fills + ctl and barrier memsets + init + the search
-    stats = {"splits": splits, "relaxations": int(c[3 * _SLOT + 6]), "launches": 7, "host_syncs": 1}
-    return dist, rounds, stats
+    return PathsResult(dist, rounds, launches=7, host_syncs=1, splits=splits, relaxations=int(c[3 * _SLOT + 6]))

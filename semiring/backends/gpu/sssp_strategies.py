@@ -61,6 +61,7 @@ import numpy as np
 from ..._once import once_item
 from . import compiler
 from ...exceptions import InvalidValue, NegativeCycleError
+from ..results import PathsResult
 
 #: Threads per block.
 BLOCK = 256
@@ -315,8 +316,7 @@ def run(name, W, source, *, floor=None, delta=None, rows=None):
     Parameters
     ----------
     name : str
-        One of "topology", "worklist_atomic", "worklist_filter", "worklist_hash",
-        "worklist_scan", "near_far".
+        One of ``semiring.algorithms.engines.SSSP_STRATEGIES``.
     W : Matrix on the GPU, shape (n, n), int64 or float64 weights, no NaN
         Non-negative weights for "near_far".
     source : int
@@ -329,9 +329,8 @@ def run(name, W, source, *, floor=None, delta=None, rows=None):
 
     Returns
     -------
-    dist : cupy array, shape (n,)
-        int64 (INT64_MAX where unreached) or float64 (inf where unreached).
-    stats : dict
+    PathsResult
+        ``dist`` (cupy, shape (n,): int64 with INT64_MAX where unreached, or float64 with inf),
         ``rounds``, ``edges_examined``, ``worklist_entries``, ``launches``, ``host_syncs``
         (and ``splits`` for near_far).
 
@@ -357,7 +356,7 @@ def run(name, W, source, *, floor=None, delta=None, rows=None):
         more = _near_far(r, delta)
     else:
         _worklist(r, name)
-    return r.dist, r.stats(**more)
+    return PathsResult(r.dist, **r.stats(**more))
 
 
 def row_ids(W):

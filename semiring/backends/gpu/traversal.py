@@ -2,7 +2,8 @@
 level, with one grid barrier per level and no host synchronization until the search ends.
 
 Per level, every thread reads the same frontier counters and takes the same direction
-decision (Beamer's rule with ALPHA and BETA, as the algebra path):
+decision: Beamer's rule of :mod:`semiring.backends.direction`, evaluated in the kernel with
+that module's ALPHA and BETA:
 
 - push (top-down): the frontier is kept in two queues. Vertices of small out-degree are
   expanded by groups of ``TPV`` lanes; vertices of large out-degree are split into chunks of
@@ -31,6 +32,8 @@ import threading
 
 import numpy as np
 
+from ..direction import ALPHA, BETA
+from ..results import TraversalResult
 from . import _persistent as _p
 from . import compiler
 
@@ -68,7 +71,7 @@ def supported(A):
     return A.nrows < 2**31 - 1
 
 
-def bfs(A, AT, source, *, parents=False, direction="auto", max_depth=None, alpha=15.0, beta=18.0):
+def bfs(A, AT, source, *, parents=False, direction="auto", max_depth=None, alpha=ALPHA, beta=BETA):
     """Run a whole BFS on the device in one persistent launch.
 
     Parameters
@@ -82,19 +85,16 @@ def bfs(A, AT, source, *, parents=False, direction="auto", max_depth=None, alpha
     direction : {"auto", "push", "pull"}
     max_depth : int or None
     alpha, beta : float
-        Beamer's switching thresholds (see ``semiring.algorithms.bfs``).
+        Beamer's switching thresholds (:mod:`semiring.backends.direction`).
 
     Returns
     -------
-    level : cupy int32 array, shape (n,)
-        Hop distance; -1 where unreached.
-    parent : cupy int32 array, shape (n,), or None
-    trace : list of (direction, frontier, edges_examined, discovered), one per level
-        Pull levels count the in-edges actually examined (the scan stops at the first hit).
-    launches : int
-        Kernel launches issued.
-    host_syncs : int
-        Device-to-host reads (each waits for the device).
+    TraversalResult
+        ``level`` (cupy int64, shape (n,), 0 where unreached), ``present`` (cupy bool),
+        ``parent`` (cupy int64 or None), ``nvals``, ``trace`` (one entry per level; pull
+        levels count the in-edges actually examined, the scan stopping at the first hit),
+        ``launches`` (kernel launches issued), ``host_syncs`` (device-to-host reads, each
+        waiting for the device).
     """
     import cupy as cp
 
@@ -128,7 +128,9 @@ def bfs(A, AT, source, *, parents=False, direction="auto", max_depth=None, alpha
     lv = head[2:2 + 3 * (depth + 1)].reshape(-1, 3)
     trace = [("pull" if lv[i, 0] == 2 else "push", int(lv[i, 1]), int(lv[i, 2]), int(lv[i + 1, 1]))
              for i in range(depth)]
-    return out_level, present, (out_parent if parents else None), trace, launches, host_syncs
+    nvals = 1 + sum(s[3] for s in trace)
+    return TraversalResult.from_rows(out_level, present, (out_parent if parents else None), nvals, trace, launches,
+                                     host_syncs)
 
 
 #: Trace levels read back with the result in one copy (longer searches take a second copy).
