@@ -27,6 +27,7 @@ import numpy as np
 
 from ..._once import once_item
 from ...core._rowptr import is_hyper
+from ..direction import ALPHA
 from . import compiler
 from .compiler import CTYPE
 
@@ -34,10 +35,11 @@ from .compiler import CTYPE
 #: position, whatever the number of entries).
 MAX_SIZE = 1 << 31
 
-#: Push when (entries of u x mean row degree) < PULL_BIAS x (allowed outputs x mean degree).
+#: Push when (entries of u x mean row degree) < (allowed outputs x mean degree) / ALPHA.
 #: Pull stops at the monoid's terminal value (the first term for ``any``), so it usually visits
-#: far fewer terms than its estimate; push pays an atomic per term.
-PULL_BIAS = 1.0
+#: far fewer terms than its estimate, while push pays an atomic per term: Beamer's alpha
+#: (``backends.direction.ALPHA``) weighs the two as in direction-optimizing BFS.
+PULL_BIAS = 1.0 / ALPHA
 
 #: Each launch uses at most this many blocks per multiprocessor (grid-stride loops cover the rest).
 BLOCKS_PER_SM = 8
