@@ -535,7 +535,8 @@ def pagerank(run, g, slot):
         cp = run.cp
         from cupyx.scipy import sparse as cs
 
-        AT = cs.csr_matrix(ST)
+        AT = cs.csr_matrix((cp.asarray(ST.data), cp.asarray(ST.indices.astype(np.int32)),
+                            cp.asarray(ST.indptr.astype(np.int32))), shape=ST.shape)
         d = cp.asarray(outdeg)
         run.add("pagerank power iteration", g.case.name, "cupyx.scipy.sparse",
                 lambda i: gpu_peers.pagerank_power_iteration(cp, AT, d, **PAGERANK)[0], check, kind="algo", slot=slot,
