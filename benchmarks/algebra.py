@@ -193,7 +193,8 @@ class Suite:
         if why is not None:
             row = skipped(s, graph, why)
         else:
-            row = run_system(s, graph, list(range(reps)), self.timer, budget_s=min(self.budget, max(self.deadline.left(), 1.0)))
+            budget = min(self.budget, max(self.deadline.left(), 1.0))
+            row = run_system(s, graph, list(range(reps)), self.timer, budget_s=budget)
             if row["status"] == "ok":
                 one = probe or (lambda: call(*(prepare(0) if prepare else (0,))))
                 try:
