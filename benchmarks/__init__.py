@@ -4,8 +4,8 @@ Usage
 -----
 ::
 
-    python -m benchmarks run --suite gpu|cpu|seed-table [--size tiny|full] [--roots N]
-                             [--roots-peers N] [--out benchmarks/results]
+    python -m benchmarks run --suite gpu|cpu|seed-table|seed-sssp|deep|algebra [--size tiny|full]
+                             [--roots N] [--roots-peers N] [--device auto|gpu|cpu] [--out benchmarks/results]
 
 Each suite generates (Graph500 Kronecker, grids, random geometric graphs, uniform random
 graphs) or reads (``../shared/data``) its graphs, runs every system in the same process on the
@@ -15,17 +15,18 @@ and ``.md`` into the output folder. A failed validation makes the command exit w
 Modules
 -------
 env        machine, library and device description; device-to-device copy bandwidth
-timing     CPU / GPU (CUDA event) timers, Graph500 roots, progress output, time budgets
+timing     CPU / GPU (CUDA event) / user wall-clock timers, Graph500 roots, progress output, time budgets
 graphs     the graph cases of each suite and how to build them
 references per-root reference answers (scipy on the host, cupyx on the device)
 peers      scipy.sparse.csgraph, python-graphblas and networkx peers
-gpu_peers  plain cupyx.scipy.sparse SpMV BFS and a device-side Graph500 BFS validator
+gpu_peers  plain cupyx.scipy.sparse SpMV BFS and PageRank power iteration; device-side validators
 runner     runs one system over roots: warm-up, timing, validation, one result row
 bfs, sssp, coloring   the systems of each kernel
 seed_table vertex-centric vs edge-centric comparison of the seed notes
 targets    the issue's performance targets, met / not met
 report     JSON and Markdown output
 suites     the cpu and gpu suites
+algebra    the algebra itself: single operations, replayed recordings, algebra loops (``--suite algebra``)
 algorithms the issue-7 algorithms, one row per (algorithm, graph): ``python -m benchmarks.algorithms``
 algorithm_oracles  the independent checks of their results (SciPy, NumPy, networkx, published answers)
 """

@@ -1,4 +1,4 @@
-"""Command line: ``python -m benchmarks run --suite gpu|cpu|seed-table|seed-sssp|deep [options]``.
+"""Command line: ``python -m benchmarks run --suite gpu|cpu|seed-table|seed-sssp|deep|algebra [options]``.
 
 Exit status: 0 when every result validated (and for ``--suite gpu`` on a machine without a
 GPU, which prints why and does nothing), 1 when a result failed validation or a system
@@ -12,24 +12,25 @@ import os
 import shlex
 import sys
 
-from . import deep, env, report, seed_sssp, seed_table, suites, targets
+from . import algebra, deep, env, report, seed_sssp, seed_table, suites, targets
 from .graphs import DATA_DIR, cases
 from .runner import Ctx, failed
-from .timing import CpuTimer, Deadline, GpuTimer, Progress
+from .timing import CpuTimer, Deadline, GpuTimer, Progress, WallTimer
 
 #: Defaults by size: (roots of the main system, roots of the others, seconds per system and
 #: graph, seconds for the whole suite).
 DEFAULTS = {("gpu", "full"): (64, 8, 10.0, 480.0), ("cpu", "full"): (64, 8, 60.0, 1800.0),
             ("seed-table", "full"): (16, 8, 20.0, 540.0), ("seed-sssp", "full"): (8, 8, 20.0, 540.0),
-            ("deep", "full"): (3, 3, 60.0, 1800.0)}
+            ("deep", "full"): (3, 3, 60.0, 1800.0), ("algebra", "full"): (1, 1, 20.0, 480.0)}
 TINY = (8, 4, 5.0, 50.0)
+SUITES = ("gpu", "cpu", "seed-table", "seed-sssp", "deep", "algebra")
 
 
 def parser():
     p = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__.split("\n\n")[0])
     sub = p.add_subparsers(dest="command", required=True)
     r = sub.add_parser("run", help="run a suite and write <out>/<suite>-<device>-<date>.json and .md")
-    r.add_argument("--suite", required=True, choices=("gpu", "cpu", "seed-table", "seed-sssp", "deep"))
+    r.add_argument("--suite", required=True, choices=SUITES)
     r.add_argument("--size", default="full", choices=("tiny", "full"))
     r.add_argument("--roots", type=int, default=None,
                    help="roots of the main system (semiring fused on GPU, semiring cpu on CPU); default 64 (tiny 8)")
@@ -42,6 +43,8 @@ def parser():
                    help="stop a system on a graph after this many seconds (at least one root runs)")
     r.add_argument("--budget-s", type=float, default=None,
                    help="soft deadline of the whole suite: past it only the main systems run")
+    r.add_argument("--device", default=None, choices=("auto", "gpu", "cpu"),
+                   help="the algebra suite's device (default auto: the GPU when there is one)")
     return p
 
 
@@ -57,11 +60,18 @@ def _ctx(args, cp):
 
 def run(args, argv):
     """Run the suite named by ``args``; return the exit status."""
-    cp, reason = (None, "not used by the CPU suites") if args.suite in ("cpu", "deep") else env.gpu_status()
-    if args.suite == "gpu" and cp is None:
-        print(f"benchmarks: --suite gpu needs a GPU, and there is none here: {reason}. Nothing was run.")
+    device = args.device or "auto"
+    if args.suite in ("cpu", "deep") or (args.suite == "algebra" and device == "cpu"):
+        cp, reason = None, "not used by this suite" if args.suite != "algebra" else "--device cpu"
+    else:
+        cp, reason = env.gpu_status()
+    if (args.suite == "gpu" or device == "gpu") and cp is None:
+        print(f"benchmarks: --suite {args.suite} {'--device gpu ' if device == 'gpu' else ''}needs a GPU, and there "
+              f"is none here: {reason}. Nothing was run.")
         return 0
     ctx, deadline = _ctx(args, cp)
+    if args.suite == "algebra":  # the user's wall clock (the device synchronized around the call)
+        ctx.timers = {"cpu": WallTimer(None)} | ({"gpu": WallTimer(cp)} if cp is not None else {})
     progress = Progress(None, f"{args.suite} ({args.size})")
     meta = {"suite": args.suite, "size": args.size, "command": "python -m benchmarks " + shlex.join(argv),
             "roots_main": ctx.roots_main, "roots_peers": ctx.roots_peers, "system_budget_s": ctx.budget_s,
@@ -78,6 +88,11 @@ def run(args, argv):
         info, rows, notes = deep.run(args.size, ctx, deadline, progress)
         tables = deep.table(rows)
         goals = []
+    elif args.suite == "algebra":
+        meta["method"] = algebra.METHOD
+        info, rows, notes = algebra.run(args.size, "gpu" if cp is not None else "cpu", ctx, deadline, progress)
+        tables = algebra.table(rows)
+        goals = algebra.targets(rows)
     elif args.suite == "seed-sssp":
         info, rows, notes = seed_sssp.run(args.size, ctx, deadline, progress)
         tables = seed_sssp.table(rows)
@@ -102,6 +117,8 @@ def run(args, argv):
     with open(pm) as f:
         print(f.read())
     print(f"wrote {pj} and {pm}")
+    if args.suite == "algebra":
+        print("\n".join(algebra.summary_lines(rows)))
     for line in doc["failed"]:
         print(f"FAILED: {line}", file=sys.stderr)
     return 1 if bad else 0
@@ -113,8 +130,10 @@ def main(argv=None):
     args = parser().parse_args(argv)
     if any(v is not None and v < 1 for v in (args.roots, args.roots_peers)):
         parser().error("--roots and --roots-peers must be >= 1")
+    if args.device is not None and args.suite != "algebra":
+        parser().error("--device applies to the algebra suite (the gpu and cpu suites name their device)")
     if args.graphs:
-        if args.suite in ("seed-table", "seed-sssp", "deep"):
+        if args.suite in ("seed-table", "seed-sssp", "deep", "algebra"):
             parser().error("--graphs applies to the cpu and gpu suites")
         names = [c.name for c in cases(args.suite, args.size)]
         unknown = set(args.graphs.split(",")) - set(names)

@@ -44,6 +44,9 @@ class System:
     budget_s : float
         Stop adding roots after this much wall time (at least one root runs).
     note : str
+    prepare : callable ``root -> tuple`` or None
+        Builds the arguments of one timed call outside the timed region (fresh state for a
+        call that changes its inputs); None calls ``call(root)``.
     """
 
     kernel: str
@@ -59,6 +62,7 @@ class System:
     budget_s: float = 60.0
     note: str = ""
     extra: dict = field(default_factory=dict)
+    prepare: Callable[[int], tuple] | None = None
 
 
 def not_available(exc):
@@ -109,6 +113,10 @@ def _summarize(row, edges_of):
     return row
 
 
+def _args(system, root):
+    return (root,) if system.prepare is None else tuple(system.prepare(root))
+
+
 def run_system(system, graph, roots, timer, *, edges_of=None, budget_s=None, warmup=True, same_roots=None):
     """Time ``system`` on ``roots[:system.roots]``; return its result row (a dict).
 
@@ -141,7 +149,7 @@ def run_system(system, graph, roots, timer, *, edges_of=None, budget_s=None, war
         return skipped(system, graph, "no roots")
     try:
         if warmup or system.device == "gpu":
-            system.call(todo[0])  # warm-up: kernel compilation, cached transposes and degrees
+            system.call(*_args(system, todo[0]))  # warm-up: kernel compilation, cached transposes and degrees
     except Exception as exc:  # noqa: BLE001 - any engine failure is reported, not raised
         if system.optional and not_available(exc):
             row.update(status="not available", validated=None, note=f"{type(exc).__name__}: {exc}")
@@ -151,7 +159,7 @@ def run_system(system, graph, roots, timer, *, edges_of=None, budget_s=None, war
     t0 = time.perf_counter()
     for root in todo:
         try:
-            secs, out = timer.time(system.call, root)
+            secs, out = timer.time(system.call, *_args(system, root))
         except Exception as exc:  # noqa: BLE001
             row.update(status="error", note=f"root {root}: {type(exc).__name__}: {exc}",
                        traceback=traceback.format_exc())

@@ -4,8 +4,9 @@ Thread-safety contract (the one SuiteSparse:GraphBLAS and python-graphblas state
 of threads may *read* the same Matrix, Vector or Graph at the same time: run algorithms on it,
 use it as an input or a mask, take ``A.T``, its degrees, its symmetry. *Writing* an object (as
 an operation's ``out``, by ``assign``, or by building it in place) while another thread reads
-or writes it is a race the caller must prevent with a lock of their own; its outcome is
-undefined, and a cache built from the old content may then outlive the write.
+or writes it is a race the caller must prevent with a lock of their own; what the concurrent
+reader sees is then undefined. What is guaranteed even then: once a write has returned, no
+cache built from the old content (or half built) is served to a later read.
 
 Reads fill caches: a matrix's transpose and row ids, a vector's second storage form, a graph's
 degrees, symmetry and per-algorithm data, the compiled GPU kernels. Every such cache follows
@@ -24,14 +25,25 @@ one rule:
   vectors; the GPU backends' module locks last, their builds taking no other lock), never
   back, so they cannot deadlock.
 
+* **Key the cache by the content version** when the object can be written. A Matrix carries
+  ``_version``, a number that every write sets to a new, larger value *after* the new content
+  is in place; its caches are stored as ``(version, value)`` pairs by :func:`versioned`, which
+  reads the version *before* building and serves a pair only while the version still matches.
+  A build that overlaps a write (another thread's race) may publish a value of the old
+  content, but tagged with the old version, so no read that starts after the write returns
+  is ever served it: it builds again from the new content.
+
 The per-object locks live in a weak table, not on the objects, so a Matrix or Vector still
 pickles and copies as plain data.
 """
 
 from __future__ import annotations
 
+import itertools
 import threading
 import weakref
+
+_versions = itertools.count(1)  # next() on it is atomic under the GIL: versions never repeat
 
 _table_lock = threading.Lock()
 _locks = weakref.WeakKeyDictionary()
@@ -82,4 +94,35 @@ def once_item(cache, key, build, lock):
             return value
 
 
-__all__ = ["lock_of", "once_attr", "once_item"]
+def new_version():
+    """A content version never handed out before (larger than every earlier one)."""
+    return next(_versions)
+
+
+def versioned(owner, name, build, lock=True):
+    """``owner.<name>`` as built from ``owner``'s current content (``owner._version``).
+
+    The attribute holds None or a ``(version, value)`` pair. A pair of the current version is
+    returned as is; otherwise ``build()`` runs (under ``lock_of(owner)`` when ``lock``, so
+    threads asking at the same time build once; without, a cheap build may run twice) and its
+    value is published with one assignment, tagged with the version read *before* the build.
+    """
+    version = owner._version
+    entry = getattr(owner, name)
+    if entry is not None and entry[0] == version:
+        return entry[1]
+    if not lock:
+        value = build()
+        setattr(owner, name, (version, value))
+        return value
+    with lock_of(owner):
+        version = owner._version
+        entry = getattr(owner, name)
+        if entry is not None and entry[0] == version:
+            return entry[1]
+        value = build()
+        setattr(owner, name, (version, value))
+        return value
+
+
+__all__ = ["lock_of", "new_version", "once_attr", "once_item", "versioned"]

@@ -5,10 +5,15 @@ collect graph algorithms built on top of the GraphBLAS", GrAPL 2019; Szarnyas et
 "LAGraph: linear algebra, network analysis libraries, and the study of graph algorithms",
 IPDPSW 2021): the transpose, the degrees and the symmetry are cached properties.
 
+The cached properties belong to one content version of ``G.A`` (``Matrix._version``, which
+every write of the matrix changes): after ``G.A`` is written, the graph starts a new, empty
+set of them, so no write leaves a stale degree, symmetry or per-algorithm item behind.
+
 Several threads may run algorithms on one Graph at the same time. Every cached property and
 every item of ``G.cache`` is published whole, with one assignment, and never replaced; the
 costly ones are built once, under the graph's lock (:meth:`Graph.cached`; ``semiring._once``
-states the rules). Changing ``G.A`` while another thread uses the graph is the caller's race.
+states the rules). Writing ``G.A`` while another thread uses the graph is the caller's race;
+once the write has returned, what the graph serves is built from the new content.
 """
 
 from __future__ import annotations
@@ -16,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import core as _core
-from .._once import lock_of, once_attr, once_item
+from .._once import lock_of, once_item, versioned
 from ..core.matrix import Matrix
 from ..exceptions import DimensionMismatch, InvalidValue
 from ..ops import binary, monoid, unary
@@ -51,13 +56,26 @@ class Graph:
         if kind not in (None, "directed", "undirected"):
             raise InvalidValue(f"Graph: kind must be 'directed', 'undirected' or None; given {kind!r}")
         self.A = A
-        self._kind = kind
-        self._out_degree = self._in_degree = None
-        #: Derived data algorithms compute once per graph (weights, weight ranges, the SSSP
-        #: light/heavy split, patterns); like ``AT`` and the degrees, valid while A is unchanged.
-        #: Items are only added, each whole and once: through :meth:`cached`, or (cheap arrays
-        #: of the BFS strategies) with ``dict.setdefault``; never changed or removed.
-        self.cache = {}
+        self._given_kind = kind
+        self._derived = None  # (A's content version, _Derived), see _state
+
+    @property
+    def _version(self):
+        return self.A._version
+
+    def _state(self):
+        """The derived data of A's current content (a new, empty set after each write of A)."""
+        return versioned(self, "_derived", _Derived)
+
+    @property
+    def cache(self):
+        """Derived data algorithms compute once per graph (weights, weight ranges, the SSSP
+        light/heavy split, patterns); like ``AT`` and the degrees, for A's current content.
+
+        A dict whose items are only added, each whole and once: through :meth:`cached`, or
+        (cheap arrays of the BFS strategies) with ``dict.setdefault``; never changed or removed.
+        Writing A gives the graph a new, empty dict."""
+        return self._state().cache
 
     def cached(self, key, build):
         """``self.cache[key]``, computed by ``build()`` on first use.
@@ -83,7 +101,7 @@ class Graph:
             Whatever ``build`` raises (e.g. InvalidValue for an input the algorithm refuses);
             nothing is stored then, and the next call builds again.
         """
-        return once_item(self.cache, key, build, lock_of(self))
+        return once_item(self._state().cache, key, build, lock_of(self))
 
     @property
     def n(self):
@@ -103,7 +121,10 @@ class Graph:
     @property
     def kind(self):
         """"directed" or "undirected" (checked once when not given)."""
-        return once_attr(self, "_kind", lambda: "undirected" if self.is_symmetric() else "directed")
+        if self._given_kind is not None:
+            return self._given_kind
+        return once_item(self._state().props, "kind", lambda: "undirected" if self.is_symmetric() else "directed",
+                         lock_of(self))
 
     def is_symmetric(self):
         """True if A equals its transpose (structure and values)."""
@@ -113,17 +134,31 @@ class Graph:
     def out_degree(self):
         """int64 Vector: number of out-edges of each vertex (absent where 0)."""
         # d = reduce_rowwise(one(A), plus)
-        return once_attr(self, "_out_degree", lambda: _core.reduce_rowwise(_pattern_int(self.A), monoid.plus))
+        return once_item(self._state().props, "out_degree",
+                         lambda: _core.reduce_rowwise(_pattern_int(self.A), monoid.plus), lock_of(self))
 
     @property
     def in_degree(self):
         """int64 Vector: number of in-edges of each vertex (absent where 0)."""
         # d = reduce_columnwise(one(A), plus)
-        return once_attr(self, "_in_degree", lambda: (self.out_degree if self.kind == "undirected"
-                                                      else _core.reduce_columnwise(_pattern_int(self.A), monoid.plus)))
+        return once_item(self._state().props, "in_degree",
+                         lambda: (self.out_degree if self.kind == "undirected"
+                                  else _core.reduce_columnwise(_pattern_int(self.A), monoid.plus)), lock_of(self))
 
     def __repr__(self):
-        return f"<Graph n={self.n} entries={self.nedges} {self._kind or 'kind unknown'}>"
+        kind = self._given_kind or self._state().props.get("kind", "kind unknown")
+        return f"<Graph n={self.n} entries={self.nedges} {kind}>"
+
+
+class _Derived:
+    """What a Graph derives from one content version of its matrix: ``props`` (kind, degrees)
+    and ``cache`` (the algorithms' per-graph data); both dicts whose items are only added."""
+
+    __slots__ = ("props", "cache")
+
+    def __init__(self):
+        self.props = {}
+        self.cache = {}
 
 
 def _pattern_int(A):
@@ -141,7 +176,8 @@ def as_graph(A, what):
     if isinstance(A, Graph):
         return A
     if isinstance(A, Matrix):
-        return once_attr(A, "_graph", lambda: Graph(A))
+        # remembered per content version of A (Matrix._version): a write makes the next call build anew
+        return versioned(A, "_graph", lambda: Graph(A))
     raise InvalidValue(f"{what}: expected a Matrix or Graph; given {type(A).__name__}")
 
 

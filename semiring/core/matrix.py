@@ -1,9 +1,13 @@
 """Matrix: a sparse ``nrows x ncols`` matrix stored in CSR (sorted columns, no duplicates),
 with a cached transpose for pull-mode products (GraphBLAS ``GrB_Matrix``).
 
-The cached forms (the row id of every entry, the transpose) are built on first read and
-published with one assignment; the transpose, the costly one, is built once under the
-matrix's lock, so threads reading one matrix share it (``semiring._once``).
+Every write (``_set_csr``, which all writes end in) gives the matrix a new content version,
+``_version``. The derived forms (the row id of every entry, the full row pointers of a
+hypersparse matrix, the transpose, and the algorithms' Graph with its degrees, symmetry and
+per-algorithm data) are cached as ``(version, value)`` pairs and served only while the version
+matches, so no write leaves one stale. They are built on first read and published with one
+assignment; the costly ones (transpose, Graph) once, under the matrix's lock, so threads
+reading one matrix share them (``semiring._once``).
 """
 
 from __future__ import annotations
@@ -12,7 +16,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from .. import dtypes as _dt
-from .._once import once_attr
+from .._once import new_version, versioned
 from ..backends._xp import asnumpy, xp_of
 from ..exceptions import DimensionMismatch, DomainMismatch, IndexOutOfBound, InvalidValue
 from . import _rowptr
@@ -373,31 +377,32 @@ class Matrix:
     # -- storage ------------------------------------------------------------------------
     def _set_csr(self, indptr, indices, values):
         """Replace the content (trusted canonical CSR of self.dtype; ``indptr`` full or
-        hypersparse, see ``_rowptr``); drops cached forms."""
-        self._rowptr, self._full_indptr, self._indices, self._values = indptr, None, indices, values
-        self._rows = None
-        self._T = None
-        self._graph = None  # the algorithms' derived data (semiring.algorithms.Graph), per content
+        hypersparse, see ``_rowptr``) and give it a new version; drops the cached forms.
+
+        Every write of a matrix ends here. The version is set last, once the new content is in
+        place: a cache tagged with an earlier version is never served again (``_once.versioned``),
+        even one a concurrent reader publishes after this returns."""
+        self._rowptr, self._indices, self._values = indptr, indices, values
+        # derived forms, each None or (version, value): full row pointers, row ids, transpose,
+        # the algorithms' Graph (semiring.algorithms.Graph: degrees, symmetry, per-algorithm data)
+        self._full_indptr = self._rows = self._T = self._graph = None
+        self._version = new_version()
 
     @property
     def _indptr(self):
         """The full ``nrows + 1`` row pointers: built from the hypersparse form on first use
         (OutOfMemory if they do not fit); code that can, reads ``_rowptr`` through ``_rowptr``."""
-        if not _rowptr.is_hyper(self._rowptr):
-            return self._rowptr
-        ip = self._full_indptr
-        if ip is None:
-            ip = _rowptr.full(self._rowptr, self._nrows, repr(self), self._device)
-            self._full_indptr = ip
-        return ip
+        rowptr = self._rowptr
+        if not _rowptr.is_hyper(rowptr):
+            return rowptr
+        # the build reads the content after versioned() has read the version (never before)
+        return versioned(self, "_full_indptr",
+                         lambda: _rowptr.full(self._rowptr, self._nrows, repr(self), self._device), lock=False)
 
     def _row_ids(self):
-        """Row index of every stored entry (cached: built, then published with one assignment)."""
-        rows = self._rows
-        if rows is None:
-            rows = _rowptr.entry_rows(self._rowptr, self._nrows)
-            self._rows = rows
-        return rows
+        """Row index of every stored entry (cached per version: built, then published with one
+        assignment)."""
+        return versioned(self, "_rows", lambda: _rowptr.entry_rows(self._rowptr, self._nrows), lock=False)
 
     def _huge(self):
         """True when row-major keys ``row * ncols + col`` do not fit in int64."""
@@ -496,7 +501,7 @@ class Matrix:
         ``sr.transpose(A)`` for a writable copy), and after A is written, ``A.T`` gives a new
         transpose while a previously taken one keeps the old content. Built once, under the
         matrix's lock, when several threads ask at the same time."""
-        return once_attr(self, "_T", self._transpose)
+        return versioned(self, "_T", self._transpose)
 
     def _transpose(self):
         """A new read-only Matrix holding the transpose (for ``T``)."""
