@@ -474,6 +474,14 @@ SIGNATURES = {
     "Semiring": (lambda a: sr.mxv(_mat(), _vec(), sr.Semiring(a["monoid"], a["multiply"])),
                  {"monoid": (lambda: sr.monoid.plus, OPS),
                   "multiply": (lambda: sr.binary.times, ops_not(sr.BinaryOp))}),
+    "record": (lambda a: sr.record(a["body"], device=a["device"]),
+               {"body": (lambda: (lambda: None), JUNK.filter(lambda j: not callable(j))),
+                "device": (lambda: "cpu", DEVICES)}),
+    "while_nonempty": (lambda a: sr.while_nonempty(a["u"], a["body"], max_iterations=a["max"]),
+                       {"u": (lambda: sr.Vector(3), NOT_CONTAINERS),
+                        "body": (lambda: (lambda it: None), JUNK.filter(lambda j: not callable(j))),
+                        "max": (lambda: None, SIZES.filter(lambda v: v is not None and not (
+                            type(v) is int and v >= 0)))}),
     "registries": (lambda a: (sr.binary.get(a["b"]), sr.unary.get(a["u"]), sr.monoid.get(a["m"]),
                               sr.semirings.get(a["s"]), sr.indexunary.get(a["i"])),
                    {"b": (lambda: "plus", OPS), "u": (lambda: "ainv", OPS), "m": (lambda: "min", OPS),
@@ -486,8 +494,11 @@ def test_every_public_function_has_bad_argument_cases():
              "reduce_columnwise", "reduce_scalar", "assign", "extract", "transpose", "kronecker", "Matrix",
              "Vector", "Mask", "BinaryOp", "UnaryOp", "IndexUnaryOp", "Monoid", "Semiring"}
     assert names <= set(SIGNATURES)
+    names |= {"record", "while_nonempty"}
+    assert names <= set(SIGNATURES)
+    # (host_reads takes no argument)
     assert names | {"binary", "unary", "indexunary", "monoid", "semirings", "dtypes", "exceptions", "algorithms",
-                    "generators", "io"} >= {n for n in sr.__all__ if not n[0].isupper() or n in names}
+                    "generators", "io", "host_reads"} >= {n for n in sr.__all__ if not n[0].isupper() or n in names}
     for name in names:  # each call works with its good arguments
         call, params = SIGNATURES[name]
         call({k: make() for k, (make, _) in params.items()})

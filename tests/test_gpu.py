@@ -377,6 +377,7 @@ def test_gpu_out_of_memory_is_a_memory_error_and_leaves_inputs_intact():
     A = sr.generators.kronecker(12).to("gpu")
     A.T  # noqa: B018  (cached before the limit, so the product itself must allocate)
     u = sr.Vector.from_dense(np.ones(A.nrows, dtype=bool), device="gpu")
+    # w in its sparse form: the product's device kernels need its bitmap, and their scratch
     w = sr.Vector.from_coo([3], [True], size=A.nrows, device="gpu")
     before = [asnumpy(t) for t in w.to_coo()]
     pool = cp.get_default_memory_pool()
@@ -386,6 +387,8 @@ def test_gpu_out_of_memory_is_a_memory_error_and_leaves_inputs_intact():
         pool.set_limit(size=pool.used_bytes())  # every further allocation fails
         with pytest.raises(MemoryError, match="vxm: the GPU ran out of memory"):
             sr.vxm(u, A, sr.semirings.any_pair, out=w, accum=sr.binary.lor, direction="push")
+        with pytest.raises(MemoryError, match="ewise_add: the GPU ran out of memory"):
+            sr.ewise_add(u, w, sr.binary.lor)  # (a new result: three device arrays)
     finally:
         pool.set_limit(size=old)
     assert all(np.array_equal(a, asnumpy(b)) for a, b in zip(before, w.to_coo()))

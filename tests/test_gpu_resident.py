@@ -117,7 +117,7 @@ def test_readme_loop_reads_once_per_level():
             depth += 1
             q = sr.vxm(q, A, sr.semirings.any_pair, mask=~level.S)   # q<!level.S> = q any.pair A
             sr.assign(level, depth, None, mask=q.S)                   # level<q.S> = depth
-    assert hr.count == depth + 1
+    assert hr.count == depth  # q's first count is known on the host (from_coo); one read per level after
     ref = _bfs_levels_scipy(A, 0)
     got = asnumpy(level.to_dense(-1))
     np.testing.assert_array_equal(got, ref)
@@ -179,7 +179,7 @@ def test_device_loop_reads_nothing_per_iteration():
         pytest.skip("CUDA graph conditional nodes need CUDA >= 12.4 and cuda-bindings")
     rng = np.random.default_rng(6)
     n = 4000
-    S = _graph(rng, n, 6000, "cpu").to_scipy().tolil()
+    S = _graph(rng, n, 40, "cpu").to_scipy().tolil()
     for v in range(n - 1):
         S[v, v + 1] = True
     A = sr.Matrix.from_scipy(S.tocsr(), device="gpu")
@@ -193,7 +193,7 @@ def test_device_loop_reads_nothing_per_iteration():
     with sr.host_reads() as hr:
         it = sr.while_nonempty(q, step)
     assert hr.count <= 3  # the first nvals, the eager first iteration's checks; none per level
-    assert int(it) > 50
+    assert int(it) > 50  # a path with a few shortcuts: many iterations
     np.testing.assert_array_equal(asnumpy(level.to_dense(-1)), _bfs_levels_scipy(A, 0))
 
 

@@ -183,8 +183,8 @@ def _eager_step(u, body, it, k):
 
 
 def _device_of(device, what):
-    if device not in ("cpu", "gpu"):
-        raise InvalidValue(f"{what}: device must be 'cpu' or 'gpu'; given {device!r}")
+    if not isinstance(device, str) or device not in ("cpu", "gpu"):
+        raise InvalidValue(f"{what}: device must be 'cpu' or 'gpu'; given {device!r}"[:300])
     if device == "gpu":
         from ..backends.gpu import recording
 

@@ -29,6 +29,7 @@ from ..._once import once_item
 from ...core._rowptr import is_hyper
 from ..direction import ALPHA
 from . import compiler
+from .launch import NULL, launch
 from .compiler import CTYPE
 
 #: Vectors larger than this stay on the generic path (a bitmap costs (1 + itemsize) bytes per
@@ -74,7 +75,7 @@ def _dummy():
     return once_item(_dummies, ("dummy", dev), lambda: cp.zeros(1, dtype=np.uint64), _lock)
 
 
-_NULL = np.uint64(0)
+_NULL = NULL
 
 
 _CTYPES = {np.dtype(k): v for k, v in CTYPE.items()}
@@ -214,8 +215,8 @@ def _launch_pointwise(plan, n, write, x=None, y=None, scalar=None, thunk=0):
     else:
         cp_, cv, cnt = cp.empty(n, dtype=bool), cp.empty(n, dtype=plan.tc), cp.empty(1, dtype=np.int64)
     cp.cuda.runtime.memsetAsync(cnt.data.ptr, 0, 8, cp.cuda.get_current_stream().ptr)
-    plan.kern(*_grid(n), (np.int64(n), xp_, xv, yp_, yv, sptr, sval, np.int64(thunk), mp, mv, cp_, cv, cnt,
-                          plan.reset))
+    launch(plan.kern, *_grid(n), (np.int64(n), xp_, xv, yp_, yv, sptr, sval, np.int64(thunk), mp, mv, cp_, cv,
+                                  cnt, plan.reset))
     if out is None:
         return Vector._from_resident(plan.tc, cp_, cv, cnt)
     out._wrote_resident()
@@ -444,8 +445,8 @@ def matvec(A, u, semiring, write, direction, is_vxm):
     b = (B._rowptr, B._indices, B._values) if plan.code in (0, 1) else (dummy, dummy, dummy)
     p = (P._rowptr, P._indices, P._values) if plan.code in (0, 2) else (dummy, dummy, dummy)
     threads = max(n_in if plan.code in (0, 1) else 0, n_out * (32 if warp else 1) if plan.code in (0, 2) else 0)
-    plan.kern(*_grid(threads), (np.int64(n_in), np.int64(n_out), *b, *p, present, dense, ucnt, mp, mv, mcnt,
-                                tp, tv, np.float64(nnz / max(n_in, 1)), np.float64(nnz / max(n_out, 1))))
+    launch(plan.kern, *_grid(threads), (np.int64(n_in), np.int64(n_out), *b, *p, present, dense, ucnt, mp, mv,
+                                        mcnt, tp, tv, np.float64(nnz / max(n_in, 1)), np.float64(nnz / max(n_out, 1))))
     # the write step reads T and puts the scratch back at rest
     return _launch_pointwise(plan.write, n_out, write, x=(tp, tv))
 

@@ -1,0 +1,79 @@
+"""Kernel launches with little host work: ``cuLaunchKernel`` of the CUDA driver called
+through ctypes with a parameter block built once per kernel and refilled in place.
+
+CuPy's ``RawKernel.__call__`` inspects every argument on every call (10-20 us for the 15-20
+arguments of the resident kernels); the algebra's operations launch one or two kernels each,
+so that inspection would be most of an operation's cost. Here an argument list's types are
+fixed at the first launch of a kernel: arrays become device pointers, NumPy scalars their C
+types. Where the driver library cannot be loaded, CuPy's launch is used.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import threading
+
+import numpy as np
+
+_CT = {np.dtype(k): v for k, v in {
+    "bool": ctypes.c_bool, "int8": ctypes.c_int8, "int16": ctypes.c_int16, "int32": ctypes.c_int32,
+    "int64": ctypes.c_int64, "uint8": ctypes.c_uint8, "uint16": ctypes.c_uint16, "uint32": ctypes.c_uint32,
+    "uint64": ctypes.c_uint64, "float32": ctypes.c_float, "float64": ctypes.c_double}.items()}
+
+#: Stands for a NULL pointer argument.
+NULL = object()
+
+_lock = threading.Lock()
+_launchers = {}
+_driver = []
+
+
+def _cu_launch():
+    if not _driver:
+        try:
+            lib = ctypes.CDLL("libcuda.so.1")
+            fn = lib.cuLaunchKernel
+            fn.argtypes = [ctypes.c_void_p] + [ctypes.c_uint] * 6 + [ctypes.c_uint, ctypes.c_void_p,
+                                                                     ctypes.c_void_p, ctypes.c_void_p]
+            fn.restype = ctypes.c_int
+            _driver.append(fn)
+        except (OSError, AttributeError):
+            _driver.append(None)
+    return _driver[0]
+
+
+class _Launcher:
+    __slots__ = ("fn", "vals", "params", "pointer", "lock")
+
+    def __init__(self, kern, args):
+        import cupy as cp
+
+        self.fn = ctypes.c_void_p(kern.kernel.ptr)
+        self.pointer = tuple(a is NULL or isinstance(a, cp.ndarray) for a in args)
+        self.vals = [ctypes.c_void_p() if p else _CT[np.asarray(a).dtype]() for a, p in zip(args, self.pointer)]
+        self.params = (ctypes.c_void_p * len(args))(*[ctypes.addressof(v) for v in self.vals])
+        self.lock = threading.Lock()
+
+
+def launch(kern, grid, block, args):
+    """Launch ``kern`` (a ``cupy.RawKernel``) on the current stream: ``grid`` and ``block`` are
+    1-tuples, ``args`` its arguments (CuPy arrays, :data:`NULL`, NumPy scalars of the kernel's
+    parameter types; the same kinds at every call of one kernel)."""
+    import cupy as cp
+
+    fn = _cu_launch()
+    if fn is None:
+        kern(grid, block, tuple(np.uint64(0) if a is NULL else a for a in args))
+        return
+    L = _launchers.get(kern)
+    if L is None:
+        with _lock:
+            L = _launchers.get(kern) or _Launcher(kern, args)
+            _launchers[kern] = L
+    stream = cp.cuda.get_current_stream().ptr
+    with L.lock:
+        for v, a, p in zip(L.vals, args, L.pointer):
+            v.value = (None if a is NULL else a.data.ptr) if p else a
+        r = fn(L.fn, grid[0], 1, 1, block[0], 1, 1, 0, stream, L.params, None)
+    if r:
+        raise RuntimeError(f"cuLaunchKernel failed with CUDA driver error {r}")
