@@ -27,6 +27,8 @@ import numpy as np
 
 from ..._once import once_item
 from ...core._rowptr import is_hyper
+from ...core.scalar import Scalar
+from ...core.vector import Vector
 from ..direction import ALPHA
 from . import compiler
 from .launch import NULL, launch
@@ -36,7 +38,7 @@ from .compiler import CTYPE
 #: position, whatever the number of entries).
 MAX_SIZE = 1 << 31
 
-#: Push when (entries of u x mean row degree) < (allowed outputs x mean degree) / ALPHA.
+#: Push when the edges of u's entries (summed on the device) < (allowed outputs x mean degree) / ALPHA.
 #: Pull stops at the monoid's terminal value (the first term for ``any``), so it usually visits
 #: far fewer terms than its estimate, while push pays an atomic per term: Beamer's alpha
 #: (``backends.direction.ALPHA``) weighs the two as in direction-optimizing BFS.
@@ -58,21 +60,36 @@ def _cp():
     return cupy
 
 
-def _sms():
+class _Device:
+    """Per-device constants of the launches, and per-thread scratch."""
+
+    def __init__(self, cp, index):
+        self.sms = cp.cuda.Device(index).attributes["MultiProcessorCount"]
+        self.cap = self.sms * BLOCKS_PER_SM
+        self.dummy = cp.zeros(1, dtype=np.uint64)
+        self.local = threading.local()
+
+    def grid(self, threads):
+        return (max(1, min((int(threads) + _BLOCK - 1) // _BLOCK, self.cap)),), (_BLOCK,)
+
+    def accumulator(self):
+        """Two int64 at rest at zero (a count's sum and the last-block ticket), one per thread."""
+        acc = getattr(self.local, "acc", None)
+        if acc is None:
+            acc = self.local.acc = _cp().zeros(2, dtype=np.int64)
+        return acc
+
+
+_devices = {}
+
+
+def _device():
     cp = _cp()
-    dev = cp.cuda.runtime.getDevice()
-    return once_item(_dummies, ("sms", dev), lambda: cp.cuda.Device(dev).attributes["MultiProcessorCount"], _lock)
-
-
-def _grid(threads):
-    blocks = max(1, min((int(threads) + _BLOCK - 1) // _BLOCK, _sms() * BLOCKS_PER_SM))
-    return (blocks,), (_BLOCK,)
-
-
-def _dummy():
-    cp = _cp()
-    dev = cp.cuda.runtime.getDevice()
-    return once_item(_dummies, ("dummy", dev), lambda: cp.zeros(1, dtype=np.uint64), _lock)
+    index = cp.cuda.runtime.getDevice()
+    d = _devices.get(index)
+    if d is None:
+        d = once_item(_devices, index, lambda: _Device(cp, index), _lock)
+    return d
 
 
 _NULL = NULL
@@ -99,8 +116,6 @@ def _castable(src, dst, never_nan=False):
 
 
 def _on_gpu_vector(x):
-    from ...core.vector import Vector
-
     return isinstance(x, Vector) and x._device == "gpu" and x._size <= MAX_SIZE and x._dtype in _CTYPES
 
 
@@ -115,6 +130,7 @@ def _plan(key, build):
 
 _plans = {}
 _MISSING = object()
+_retired = []
 
 
 # -- the write step --------------------------------------------------------------------------
@@ -161,7 +177,7 @@ class WriteStep:
     def mask_args(self):
         """(presence, values, device count) of the mask's vector, or dummies."""
         if self.mask is None:
-            d = _dummy()
+            d = _device().dummy
             return d, d, d
         return self.mask.parent._resident()
 
@@ -195,16 +211,14 @@ def _build_pointwise(what, term, types, write, tz, never_nan=False, reset_x=None
 
 def _launch_pointwise(plan, n, write, x=None, y=None, scalar=None, thunk=0):
     """Run a pointwise plan: into ``write.out`` in place, or into a new vector."""
-    from ...core.scalar import Scalar
-    from ...core.vector import Vector
-
     cp = _cp()
-    dummy = _dummy()
+    dev = _device()
+    dummy = dev.dummy
     xp_, xv = (x[0], x[1]) if x is not None else (dummy, dummy)
     yp_, yv = (y[0], y[1]) if y is not None else (dummy, dummy)
     if scalar is None:
         sptr, sval = _NULL, plan.ts.type(0)
-    elif isinstance(scalar, Scalar):
+    elif type(scalar) is Scalar:
         sptr, sval = scalar._array, plan.ts.type(0)
     else:
         sptr, sval = _NULL, plan.ts.type(scalar)
@@ -214,9 +228,8 @@ def _launch_pointwise(plan, n, write, x=None, y=None, scalar=None, thunk=0):
         cp_, cv, cnt = out._resident()
     else:
         cp_, cv, cnt = cp.empty(n, dtype=bool), cp.empty(n, dtype=plan.tc), cp.empty(1, dtype=np.int64)
-    cp.cuda.runtime.memsetAsync(cnt.data.ptr, 0, 8, cp.cuda.get_current_stream().ptr)
-    launch(plan.kern, *_grid(n), (np.int64(n), xp_, xv, yp_, yv, sptr, sval, np.int64(thunk), mp, mv, cp_, cv,
-                                  cnt, plan.reset))
+    launch(plan.kern, *dev.grid(n), (np.int64(n), xp_, xv, yp_, yv, sptr, sval, np.int64(thunk), mp, mv, cp_, cv,
+                                     cnt, dev.accumulator(), plan.reset))
     if out is None:
         return Vector._from_resident(plan.tc, cp_, cv, cnt)
     out._wrote_resident()
@@ -327,8 +340,6 @@ def _select_plan(x, f, sd, write):
 def assign(u, write):
     """``assign`` over every position (indices None): a scalar (Python, NumPy or Scalar) or a
     Vector written through the write step."""
-    from ...core.scalar import Scalar
-
     out = write.out
     if not _on_gpu_vector(out):
         return NotImplemented
@@ -413,11 +424,31 @@ def _scratch_for(n, tz, rest):
 _DIRECTIONS = {"auto": 0, "push": 1, "pull": 2}
 
 
-class _Product:
-    __slots__ = ("kern", "code", "tz", "rest", "write", "warp")
+#: u's entries with this many edges or more are pushed by the whole grid, the others by warps.
+HEAVY = 8192
 
-    def __init__(self, kern, code, tz, rest, write, warp):
-        self.kern, self.code, self.tz, self.rest, self.write, self.warp = kern, code, tz, rest, write, warp
+
+class _Product:
+    __slots__ = ("kern", "estimate", "code", "tz", "rest", "write", "warp")
+
+    def __init__(self, kern, estimate, code, tz, rest, write, warp):
+        self.kern, self.estimate, self.code, self.tz, self.rest = kern, estimate, code, tz, rest
+        self.write, self.warp = write, warp
+
+
+def _estimate_scratch(nnz):
+    """(est, heavy) for the estimate kernel: five int64 (accumulators zero at rest) and room for
+    every entry of HEAVY edges or more (at most nnz / HEAVY of them), per device and thread."""
+    cp = _cp()
+    cap = nnz // HEAVY + 1
+    key = (cp.cuda.runtime.getDevice(), threading.get_ident(), "estimate")
+    est, heavy = _scratch.get(key, (None, None))
+    if heavy is None or heavy.shape[0] < cap:
+        _retired.append(heavy)  # (a recorded graph may still use the smaller list)
+        est = est if est is not None else cp.zeros(5, dtype=np.int64)
+        heavy = cp.empty(max(cap, 64), dtype=np.int64)
+        _scratch[key] = (est, heavy)
+    return est, heavy
 
 
 def matvec(A, u, semiring, write, direction, is_vxm):
@@ -439,14 +470,20 @@ def matvec(A, u, semiring, write, direction, is_vxm):
     if plan is None:
         return NotImplemented
     tp, tv = _scratch_for(n_out, plan.tz, plan.rest)
-    present, dense, ucnt = u._resident()
+    present, dense, _ = u._resident()
     mp, mv, mcnt = write.mask_args()
-    dummy = _dummy()
-    b = (B._rowptr, B._indices, B._values) if plan.code in (0, 1) else (dummy, dummy, dummy)
+    dev = _device()
+    dummy = dev.dummy
+    pushes = plan.code in (0, 1)
+    b = (B._rowptr, B._indices, B._values) if pushes else (dummy, dummy, dummy)
     p = (P._rowptr, P._indices, P._values) if plan.code in (0, 2) else (dummy, dummy, dummy)
-    threads = max(n_in if plan.code in (0, 1) else 0, n_out * (32 if warp else 1) if plan.code in (0, 2) else 0)
-    launch(plan.kern, *_grid(threads), (np.int64(n_in), np.int64(n_out), *b, *p, present, dense, ucnt, mp, mv,
-                                        mcnt, tp, tv, np.float64(nnz / max(n_in, 1)), np.float64(nnz / max(n_out, 1))))
+    est, heavy = dummy, dummy
+    if pushes:  # the edges of u's entries (the direction) and its heavy entries (load balance)
+        est, heavy = _estimate_scratch(nnz)
+        launch(plan.estimate, *dev.grid(n_in), (np.int64(n_in), B._rowptr, present, est, heavy))
+    threads = max(n_in if pushes else 0, n_out * (32 if warp else 1) if plan.code in (0, 2) else 0)
+    launch(plan.kern, *dev.grid(threads), (np.int64(n_in), np.int64(n_out), *b, *p, present, dense, est, heavy,
+                                           mp, mv, mcnt, tp, tv, np.float64(nnz / max(n_out, 1))))
     # the write step reads T and puts the scratch back at rest
     return _launch_pointwise(plan.write, n_out, write, x=(tp, tv))
 
@@ -481,16 +518,18 @@ def _matvec_plan(A, u, semiring, write, code, is_vxm, warp, B, P):
              MASK=mk["MASK"], MCOMP=mk["MCOMP"], MULT=f"({f.cuda})",
              MONOID="(y)" if m.is_any else f"({m.op.cuda})", IS_ANY=int(m.is_any), IS_VXM=int(is_vxm),
              DIRECTION=code, PULL_BIAS=repr(float(PULL_BIAS)), COMBINE=combine or ";", ROW_WARP=int(warp),
+             HEAVY=HEAVY,
              HAS_TERMINAL=int(term is not None), TERMINAL=_literal(term, tz))
     for name, M in (("B", B), ("P", P)):
         M = M if M is not None else A
         d[name + "PT"], d[name + "XT"] = _ctype(M._rowptr.dtype), _ctype(M._indices.dtype)
     kern = _compile("product", d)
+    est = _compile("estimate", d) if code in (0, 1) else None
     wplan = _build_pointwise("product_write", "tp = xp[i]; if (tp) tv = xv[i];", dict(TX=tz), write, tz,
                              never_nan=never_nan, reset_x=rest)
-    if kern is None or wplan is None:
+    if kern is None or wplan is None or (code in (0, 1) and est is None):
         return None
-    return _Product(kern, code, tz, np.asarray(rest, dtype=tz), wplan, warp)
+    return _Product(kern, est, code, tz, np.asarray(rest, dtype=tz), wplan, warp)
 
 
 def _literal(value, dtype):

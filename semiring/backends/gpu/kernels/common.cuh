@@ -35,3 +35,24 @@ __device__ __forceinline__ void count_block(i64 mine, i64* counter) {
     i64 total = block_sum(mine);
     if (threadIdx.x == 0 && total) atomicAdd((u64*)counter, (u64)total);
 }
+
+// Publish a grid's count without a memset before the launch: blocks add into *acc (zero at
+// rest), the last block to finish (a ticket, zero at rest) stores the total in *count and puts
+// both back at rest. (The threadfence reduction of the CUDA samples.)
+__device__ __forceinline__ void count_grid(i64 mine, i64* count, i64* acc) {
+    __shared__ bool last;
+    i64 total = block_sum(mine);
+    if (threadIdx.x == 0) {
+        if (total) atomicAdd((u64*)acc, (u64)total);
+        __threadfence();
+        unsigned int t = atomicAdd((unsigned int*)(acc + 1), 1u);
+        last = (t == gridDim.x - 1);
+    }
+    __syncthreads();
+    if (last && threadIdx.x == 0) {
+        __threadfence();
+        *count = (i64)atomicAdd((u64*)acc, 0ull);
+        acc[0] = 0;
+        acc[1] = 0;
+    }
+}

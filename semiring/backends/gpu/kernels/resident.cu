@@ -2,7 +2,8 @@
 // value array) with its entry count in device memory, so no operation needs the host.
 //
 // pointwise: T(i) from the operands at i (TERM), then the write step of the GraphBLAS C API
-//            (section 3.5.4): mask, accumulate, replace, typecast into C, and C's new count.
+//            (section 3.5.4): mask, accumulate, replace, typecast into C, and C's new count
+//            (published by the last block: no memset before the launch).
 // product:   T = A (+).(x) u in one launch that takes its direction on the device (DIRECTION 0)
 //            from the input's and the mask's counts:
 //   pull:    T(r) = (+) over k of A(r,k) (x) u(k), one warp (ROW_WARP) or thread per row the
@@ -44,7 +45,7 @@ __device__ __forceinline__ bool allowed_at(i64 i, const bool* mp, const TM* mv) 
 #ifdef POINTWISE
 extern "C" __global__ void pointwise(i64 n, bool* xp, TX* xv, const bool* yp, const TY* yv,
         const TS* sp, TS sh, i64 thunk_i, const bool* mp, const TM* mv, bool* cp, TC* cv,
-        i64* count, TX reset_value) {
+        i64* count, i64* acc, TX reset_value) {
     i64 mine = 0;
     TS s = sp ? *sp : sh;
     (void)s; (void)thunk_i; (void)yp; (void)yv; (void)reset_value;
@@ -86,7 +87,7 @@ extern "C" __global__ void pointwise(i64 n, bool* xp, TX* xv, const bool* yp, co
 #endif
         mine += np;
     }
-    count_block(mine, count);
+    count_grid(mine, count, acc);
 }
 #endif
 
@@ -94,8 +95,9 @@ extern "C" __global__ void pointwise(i64 n, bool* xp, TX* xv, const bool* yp, co
 // The direction this call takes: push when the terms it expands (entries of u times the mean
 // degree of A's rows) are fewer than PULL_BIAS times the terms a pull visits (allowed outputs
 // times the mean degree of the rows it walks).
-__device__ __forceinline__ bool push_wins(const i64* ucount, const i64* mcount, i64 n_in, i64 n_out,
-                                          double in_degree, double out_degree) {
+// The terms push expands are the exact edges of u's entries (the estimate kernel's sum); a
+// pull's are estimated as allowed outputs times the mean degree of the rows it walks.
+__device__ __forceinline__ bool push_wins(const i64* est, const i64* mcount, i64 n_out, double out_degree) {
 #if DIRECTION == 1
     return true;
 #elif DIRECTION == 2
@@ -108,8 +110,39 @@ __device__ __forceinline__ bool push_wins(const i64* ucount, const i64* mcount, 
     allowed = n_out - allowed;
 #endif
 #endif
-    return (double)(*ucount) * in_degree < PULL_BIAS * (double)allowed * out_degree;
+    return (double)est[2] < PULL_BIAS * (double)allowed * out_degree;
 #endif
+}
+
+// Before a product that may push: the edges of u's entries (est[2]) and u's entries of at least
+// HEAVY edges (heavy[0 .. est[4]), at most one per HEAVY edges of B, so the list never
+// overflows). est[0], est[1], est[3] are accumulators, zero at rest: the last block publishes
+// and resets them.
+extern "C" __global__ void estimate(i64 n_in, const BPT* indptr, const bool* upresent, i64* est, i64* heavy) {
+    i64 mine = 0;
+    GRID_STRIDE(k, n_in) {
+        if (!upresent[k]) continue;
+        i64 d = (i64)indptr[k + 1] - (i64)indptr[k];
+        mine += d;
+        if (d >= HEAVY) heavy[atomicAdd((u64*)(est + 3), 1ull)] = k;
+    }
+    __shared__ bool last;
+    i64 total = block_sum(mine);
+    if (threadIdx.x == 0) {
+        if (total) atomicAdd((u64*)est, (u64)total);
+        __threadfence();
+        unsigned int t = atomicAdd((unsigned int*)(est + 1), 1u);
+        last = (t == gridDim.x - 1);
+    }
+    __syncthreads();
+    if (last && threadIdx.x == 0) {
+        __threadfence();
+        est[2] = (i64)atomicAdd((u64*)est, 0ull);
+        est[4] = (i64)atomicAdd((u64*)(est + 3), 0ull);
+        est[0] = 0;
+        est[1] = 0;
+        est[3] = 0;
+    }
 }
 
 // pull: mxv is A(r,k) (x) u(k); vxm walks the transpose: u(k) (x) AT(r,k)
@@ -221,27 +254,42 @@ __device__ __forceinline__ TZ multiply_push(const TA a, const TU u, i64 k, i64 j
 }
 
 template <typename PT, typename XT>
+__device__ __forceinline__ void push_edge(i64 k, i64 p, const XT* indices, const TA* avals, TU uk,
+        const bool* mp, const TM* mv, bool* tp, TZ* tv) {
+    i64 jj = indices[p];
+    if (!allowed_at(jj, mp, mv)) return;
+    TZ z = multiply_push(avals[p], uk, k, jj);
+    COMBINE
+    tp[jj] = true;
+}
+
+template <typename PT, typename XT>
 __device__ __forceinline__ void push(i64 n_in, const PT* indptr, const XT* indices, const TA* avals,
-        const bool* upresent, const TU* udense, const bool* mp, const TM* mv, bool* tp, TZ* tv) {
+        const bool* upresent, const TU* udense, const bool* mp, const TM* mv, bool* tp, TZ* tv,
+        const i64* est, const i64* heavy) {
     int lane = threadIdx.x & 31;
     i64 warp = ((i64)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
     i64 nwarps = ((i64)gridDim.x * blockDim.x) >> 5;
+    // entries of HEAVY edges or more: every thread of the grid takes some of their edges
+    i64 nheavy = est[4];
+    for (i64 h = 0; h < nheavy; ++h) {
+        i64 k = heavy[h];
+        TU uk = udense[k];
+        GRID_STRIDE(t, (i64)indptr[k + 1] - (i64)indptr[k])
+            push_edge<PT, XT>(k, (i64)indptr[k] + t, indices, avals, uk, mp, mv, tp, tv);
+    }
+    // the others: a warp takes 32 positions of u and expands their rows together
     for (i64 base = warp * 32; base < n_in; base += nwarps * 32) {
         i64 mykey = base + lane;
-        bool mine = mykey < n_in && upresent[mykey];
+        bool mine = mykey < n_in && upresent[mykey] && ((i64)indptr[mykey + 1] - (i64)indptr[mykey] < HEAVY);
         unsigned int ballot = __ballot_sync(0xffffffffu, mine);
         while (ballot) {
             int src = __ffs(ballot) - 1;
             ballot &= ballot - 1;
             i64 k = base + src;
             TU uk = udense[k];
-            for (i64 p = (i64)indptr[k] + lane; p < (i64)indptr[k + 1]; p += 32) {
-                i64 jj = indices[p];
-                if (!allowed_at(jj, mp, mv)) continue;
-                TZ z = multiply_push(avals[p], uk, k, jj);
-                COMBINE
-                tp[jj] = true;
-            }
+            for (i64 p = (i64)indptr[k] + lane; p < (i64)indptr[k + 1]; p += 32)
+                push_edge<PT, XT>(k, p, indices, avals, uk, mp, mv, tp, tv);
         }
     }
 }
@@ -252,10 +300,10 @@ __device__ __forceinline__ void push(i64 n_in, const PT* indptr, const XT* indic
 extern "C" __global__ void product(i64 n_in, i64 n_out,
         const BPT* b_indptr, const BXT* b_indices, const TA* b_vals,
         const PPT* p_indptr, const PXT* p_indices, const TA* p_vals,
-        const bool* upresent, const TU* udense, const i64* ucount, const bool* mp, const TM* mv,
-        const i64* mcount, bool* tp, TZ* tv, double in_degree, double out_degree) {
-    if (push_wins(ucount, mcount, n_in, n_out, in_degree, out_degree))
-        push(n_in, b_indptr, b_indices, b_vals, upresent, udense, mp, mv, tp, tv);
+        const bool* upresent, const TU* udense, const i64* est, const i64* heavy, const bool* mp, const TM* mv,
+        const i64* mcount, bool* tp, TZ* tv, double out_degree) {
+    if (push_wins(est, mcount, n_out, out_degree))
+        push(n_in, b_indptr, b_indices, b_vals, upresent, udense, mp, mv, tp, tv, est, heavy);
     else
         pull(n_out, p_indptr, p_indices, p_vals, upresent, udense, mp, mv, tp, tv);
 }
