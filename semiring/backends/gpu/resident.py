@@ -25,6 +25,7 @@ import threading
 
 import numpy as np
 
+from ... import _host
 from ..._once import once_item
 from ...core._rowptr import is_hyper
 from ...core.scalar import Scalar
@@ -436,6 +437,24 @@ class _Product:
         self.write, self.warp = write, warp
 
 
+#: A matrix whose largest row has this many times its mean degree (or HEAVY edges) is skewed.
+SKEW = 16
+
+
+def _skewed(M):
+    """Whether M's rows are skewed (power-law graphs): its products then sum the exact edges of
+    the input's entries for the direction and push heavy entries with the whole grid; on
+    even degrees (roads, grids, meshes) entries x mean degree is the estimate, at no launch.
+    One read of the largest degree per content of M (remembered until M is written)."""
+    entry = getattr(M, "_resident_skew", None)
+    if entry is None or entry[0] != M._version:
+        rp = M._rowptr
+        top = _host.read_int((rp[1:] - rp[:-1]).max()) if rp.shape[0] > 1 else 0
+        entry = (M._version, top >= HEAVY or top > SKEW * max(M.nvals / max(M._nrows, 1), 1.0))
+        M._resident_skew = entry
+    return entry[1]
+
+
 def _estimate_scratch(nnz):
     """(est, heavy) for the estimate kernel: five int64 (accumulators zero at rest) and room for
     every entry of HEAVY edges or more (at most nnz / HEAVY of them), per device and thread."""
@@ -465,12 +484,13 @@ def matvec(A, u, semiring, write, direction, is_vxm):
     B = (A if is_vxm else A.T) if code in (0, 1) else None
     P = (A.T if is_vxm else A) if code in (0, 2) else None
     shapes = tuple(None if M is None else (M._rowptr.dtype, M._indices.dtype) for M in (B, P))
-    key = ("matvec", semiring, A._dtype, u._dtype, is_vxm, code, warp, shapes, write.key())
-    plan = _plan(key, lambda: _matvec_plan(A, u, semiring, write, code, is_vxm, warp, B, P))
+    skewed = B is not None and _skewed(B)
+    key = ("matvec", semiring, A._dtype, u._dtype, is_vxm, code, warp, skewed, shapes, write.key())
+    plan = _plan(key, lambda: _matvec_plan(A, u, semiring, write, code, is_vxm, warp, skewed, B, P))
     if plan is None:
         return NotImplemented
     tp, tv = _scratch_for(n_out, plan.tz, plan.rest)
-    present, dense, _ = u._resident()
+    present, dense, ucnt = u._resident()
     mp, mv, mcnt = write.mask_args()
     dev = _device()
     dummy = dev.dummy
@@ -478,17 +498,18 @@ def matvec(A, u, semiring, write, direction, is_vxm):
     b = (B._rowptr, B._indices, B._values) if pushes else (dummy, dummy, dummy)
     p = (P._rowptr, P._indices, P._values) if plan.code in (0, 2) else (dummy, dummy, dummy)
     est, heavy = dummy, dummy
-    if pushes:  # the edges of u's entries (the direction) and its heavy entries (load balance)
+    if plan.estimate is not None:  # the edges of u's entries (the direction) and its heavy entries
         est, heavy = _estimate_scratch(nnz)
         launch(plan.estimate, *dev.grid(n_in), (np.int64(n_in), B._rowptr, present, est, heavy))
     threads = max(n_in if pushes else 0, n_out * (32 if warp else 1) if plan.code in (0, 2) else 0)
-    launch(plan.kern, *dev.grid(threads), (np.int64(n_in), np.int64(n_out), *b, *p, present, dense, est, heavy,
-                                           mp, mv, mcnt, tp, tv, np.float64(nnz / max(n_out, 1))))
+    launch(plan.kern, *dev.grid(threads), (np.int64(n_in), np.int64(n_out), *b, *p, present, dense, ucnt, est,
+                                           heavy, mp, mv, mcnt, tp, tv, np.float64(nnz / max(n_in, 1)),
+                                           np.float64(nnz / max(n_out, 1))))
     # the write step reads T and puts the scratch back at rest
     return _launch_pointwise(plan.write, n_out, write, x=(tp, tv))
 
 
-def _matvec_plan(A, u, semiring, write, code, is_vxm, warp, B, P):
+def _matvec_plan(A, u, semiring, write, code, is_vxm, warp, skewed, B, P):
     from ..gpu import products as _products
 
     m, f = semiring.monoid, semiring.multiply
@@ -518,16 +539,16 @@ def _matvec_plan(A, u, semiring, write, code, is_vxm, warp, B, P):
              MASK=mk["MASK"], MCOMP=mk["MCOMP"], MULT=f"({f.cuda})",
              MONOID="(y)" if m.is_any else f"({m.op.cuda})", IS_ANY=int(m.is_any), IS_VXM=int(is_vxm),
              DIRECTION=code, PULL_BIAS=repr(float(PULL_BIAS)), COMBINE=combine or ";", ROW_WARP=int(warp),
-             HEAVY=HEAVY,
+             HEAVY=HEAVY, ESTIMATE=int(skewed),
              HAS_TERMINAL=int(term is not None), TERMINAL=_literal(term, tz))
     for name, M in (("B", B), ("P", P)):
         M = M if M is not None else A
         d[name + "PT"], d[name + "XT"] = _ctype(M._rowptr.dtype), _ctype(M._indices.dtype)
     kern = _compile("product", d)
-    est = _compile("estimate", d) if code in (0, 1) else None
+    est = _compile("estimate", d) if skewed and code in (0, 1) else None
     wplan = _build_pointwise("product_write", "tp = xp[i]; if (tp) tv = xv[i];", dict(TX=tz), write, tz,
                              never_nan=never_nan, reset_x=rest)
-    if kern is None or wplan is None or (code in (0, 1) and est is None):
+    if kern is None or wplan is None or (skewed and code in (0, 1) and est is None):
         return None
     return _Product(kern, est, code, tz, np.asarray(rest, dtype=tz), wplan, warp)
 

@@ -95,9 +95,11 @@ extern "C" __global__ void pointwise(i64 n, bool* xp, TX* xv, const bool* yp, co
 // The direction this call takes: push when the terms it expands (entries of u times the mean
 // degree of A's rows) are fewer than PULL_BIAS times the terms a pull visits (allowed outputs
 // times the mean degree of the rows it walks).
-// The terms push expands are the exact edges of u's entries (the estimate kernel's sum); a
-// pull's are estimated as allowed outputs times the mean degree of the rows it walks.
-__device__ __forceinline__ bool push_wins(const i64* est, const i64* mcount, i64 n_out, double out_degree) {
+// The terms push expands: the exact edges of u's entries (the estimate kernel's sum) on skewed
+// matrices (ESTIMATE), else entries times the mean degree; a pull's: allowed outputs times the
+// mean degree of the rows it walks.
+__device__ __forceinline__ bool push_wins(const i64* ucount, const i64* est, const i64* mcount, i64 n_out,
+                                          double in_degree, double out_degree) {
 #if DIRECTION == 1
     return true;
 #elif DIRECTION == 2
@@ -110,7 +112,12 @@ __device__ __forceinline__ bool push_wins(const i64* est, const i64* mcount, i64
     allowed = n_out - allowed;
 #endif
 #endif
-    return (double)est[2] < PULL_BIAS * (double)allowed * out_degree;
+#if ESTIMATE
+    double terms = (double)est[2];
+#else
+    double terms = (double)(*ucount) * in_degree;
+#endif
+    return terms < PULL_BIAS * (double)allowed * out_degree;
 #endif
 }
 
@@ -271,7 +278,11 @@ __device__ __forceinline__ void push(i64 n_in, const PT* indptr, const XT* indic
     i64 warp = ((i64)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
     i64 nwarps = ((i64)gridDim.x * blockDim.x) >> 5;
     // entries of HEAVY edges or more: every thread of the grid takes some of their edges
+#if ESTIMATE
     i64 nheavy = est[4];
+#else
+    i64 nheavy = 0;
+#endif
     for (i64 h = 0; h < nheavy; ++h) {
         i64 k = heavy[h];
         TU uk = udense[k];
@@ -281,7 +292,10 @@ __device__ __forceinline__ void push(i64 n_in, const PT* indptr, const XT* indic
     // the others: a warp takes 32 positions of u and expands their rows together
     for (i64 base = warp * 32; base < n_in; base += nwarps * 32) {
         i64 mykey = base + lane;
-        bool mine = mykey < n_in && upresent[mykey] && ((i64)indptr[mykey + 1] - (i64)indptr[mykey] < HEAVY);
+        bool mine = mykey < n_in && upresent[mykey];
+#if ESTIMATE
+        mine = mine && ((i64)indptr[mykey + 1] - (i64)indptr[mykey] < HEAVY);
+#endif
         unsigned int ballot = __ballot_sync(0xffffffffu, mine);
         while (ballot) {
             int src = __ffs(ballot) - 1;
@@ -300,9 +314,9 @@ __device__ __forceinline__ void push(i64 n_in, const PT* indptr, const XT* indic
 extern "C" __global__ void product(i64 n_in, i64 n_out,
         const BPT* b_indptr, const BXT* b_indices, const TA* b_vals,
         const PPT* p_indptr, const PXT* p_indices, const TA* p_vals,
-        const bool* upresent, const TU* udense, const i64* est, const i64* heavy, const bool* mp, const TM* mv,
-        const i64* mcount, bool* tp, TZ* tv, double out_degree) {
-    if (push_wins(est, mcount, n_out, out_degree))
+        const bool* upresent, const TU* udense, const i64* ucount, const i64* est, const i64* heavy,
+        const bool* mp, const TM* mv, const i64* mcount, bool* tp, TZ* tv, double in_degree, double out_degree) {
+    if (push_wins(ucount, est, mcount, n_out, in_degree, out_degree))
         push(n_in, b_indptr, b_indices, b_vals, upresent, udense, mp, mv, tp, tv, est, heavy);
     else
         pull(n_out, p_indptr, p_indices, p_vals, upresent, udense, mp, mv, tp, tv);
