@@ -374,7 +374,12 @@ def test_command_line_on_gpu(tmp_path, capsys):
 def test_gpu_out_of_memory_is_a_memory_error_and_leaves_inputs_intact():
     import cupy as cp
 
-    A = sr.generators.kronecker(12).to("gpu")
+    # 2**22 positions: the device kernels' bitmaps and scratch (4 MiB and more each) cannot come
+    # out of the pool's leftover pieces of earlier allocations
+    n = 1 << 22
+    rng = np.random.default_rng(0)
+    A = sr.Matrix.from_coo(rng.integers(0, n, 5000), rng.integers(0, n, 5000), nrows=n, ncols=n, device="gpu",
+                           dup_op=sr.binary.lor)
     A.T  # noqa: B018  (cached before the limit, so the product itself must allocate)
     u = sr.Vector.from_dense(np.ones(A.nrows, dtype=bool), device="gpu")
     # w in its sparse form: the product's device kernels need its bitmap, and their scratch

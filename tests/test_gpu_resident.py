@@ -109,6 +109,7 @@ def test_operations_match_the_cpu_in_sequence():
 def test_readme_loop_reads_once_per_level():
     rng = np.random.default_rng(3)
     A = _graph(rng, 2000, 8000, "gpu")
+    sr.vxm(sr.Vector.from_coo([0], [True], size=2000, device="gpu"), A, sr.semirings.any_pair)  # (A's derived data)
     level = sr.Vector.from_coo([0], [0], size=2000, dtype="int64", device="gpu")
     q = sr.Vector.from_coo([0], [True], size=2000, device="gpu")
     depth = 0
