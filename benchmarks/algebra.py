@@ -176,7 +176,7 @@ class Suite:
 
     # -- rows ----------------------------------------------------------------------------
     def add(self, name, graph, system, call, check, *, kind="op", ops=1, target=None, prepare=None,
-            needs=(), slot=None, probe=None, note=""):
+            needs=(), slot=None, probe=None, note="", nodes=True):
         """Time ``call`` (validated by ``check(out)``, which raises AssertionError) and append its row.
 
         ``ops``: operations per call (per-operation figures divide by it); ``needs``: the ``sr``
@@ -200,10 +200,14 @@ class Suite:
                 try:
                     reads = count_host_reads(one)
                     row["host_reads_per_op"] = None if reads is None else reads / ops
-                    nodes = count_nodes(one, self.device)
-                    row["nodes_per_op"] = None if nodes is None else nodes / ops
                 except Exception as exc:  # noqa: BLE001 - a counter failing is reported, not fatal
                     row["note"] = "; ".join(x for x in (row["note"], f"counting host reads: {exc}") if x)
+                if kind == "op" and nodes:  # (graph nodes: of single operations and eager bodies)
+                    try:
+                        n = count_nodes(one, self.device)
+                        row["nodes_per_op"] = None if n is None else n / ops
+                    except Exception as exc:  # noqa: BLE001
+                        row["note"] = "; ".join(x for x in (row["note"], f"counting graph nodes: {exc}") if x)
         med = row.get("ms_median")
         row["us_per_op"] = None if med is None else med * 1e3 / ops
         row["target_not_applicable"] = self.not_applicable(slot)
@@ -357,7 +361,8 @@ def single_operations(run, g):
 
     run.add("recorded body, replayed", name, "semiring", replay, check_body, ops=ops, needs=("record",),
             target=Target("us per operation", 3, "us"), slot="kron10",
-            note=f"rec = sr.record(body); rec() replays {ops} operations (masked vxm and assign, out= given)")
+            note=f"rec = sr.record(body); rec() replays {ops} operations (masked vxm and assign, out= given)",
+            nodes=False)
 
     if dev == "cpu":
         _graphblas_ops(run, g, f, V, expect, after, ui, uv, vi, vv, size, want, q)
