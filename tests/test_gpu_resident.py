@@ -293,3 +293,30 @@ def test_hypothesis_parity_over_mask_accum_replace_and_format(data):
         results.append(r)
     if len(results) == 2:
         _same(results[0], results[1])
+
+
+@gpu
+@pytest.mark.parametrize("monoid", ["plus", "min", "max", "times", "any", "lor"])
+@pytest.mark.parametrize("dtype", ["int64", "float64", "bool", "int8"])
+def test_reduce_scalar_is_one_kernel_and_one_read(monoid, dtype):
+    rng = np.random.default_rng(11)
+    m = getattr(sr.monoid, monoid)
+    for density in (0.0, 0.01, 0.7):
+        c = _vec(rng, 5000, density, dtype)
+        g = c.to("gpu")
+        sr.apply(g, sr.unary.identity, out=g)  # (its device form)
+        try:
+            want = sr.reduce_scalar(c, m)
+        except sr.SemiringError as exc:
+            with pytest.raises(type(exc)):
+                sr.reduce_scalar(g, m)
+            continue
+        with sr.host_reads() as hr:
+            got = sr.reduce_scalar(g, m)
+        assert hr.count == 1
+        if monoid == "any":
+            assert (got in set(c.to_coo()[1].tolist())) if c.nvals else got == want
+        elif np.dtype(dtype).kind == "f":
+            np.testing.assert_allclose(got, want)
+        else:
+            assert got == want and np.asarray(got).dtype == np.asarray(want).dtype

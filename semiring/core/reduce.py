@@ -93,5 +93,11 @@ def reduce_scalar(x, monoid):
     what = "reduce_scalar"
     _args.container(x, f"{what} x")
     m = _args.monoid(monoid, what)
+    if x.device == "gpu" and not isinstance(x, Matrix):
+        from ..backends.gpu import resident
+
+        s = resident.reduce_scalar(x, m)  # one kernel, one read of the value
+        if s is not NotImplemented:
+            return s
     vals = x._values if isinstance(x, Matrix) else x._keys()[1]
     return reduce_all(m, vals)

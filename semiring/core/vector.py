@@ -411,7 +411,7 @@ class Vector:
         """
         i = _v.index_scalar(index, self._size, "Vector.get index")
         hit, vals = self._values_at(_v.xp_for(self._device).asarray([i]))
-        return asnumpy(vals)[0] if bool(hit[0]) else default
+        return _host.read(vals)[0] if bool(_host.read(hit)[0]) else default
 
     def isequal(self, other, *, check_dtype=False):
         """Same size, same present positions and equal values (NaN equals NaN)."""

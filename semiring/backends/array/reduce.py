@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ... import _host
+
 from ... import dtypes as _dt
 from ...exceptions import DomainMismatch
 
@@ -99,4 +101,4 @@ def reduce_all(monoid, values):
     if values.size == 0:
         return monoid.identity_for(d)
     r = reduce_segments(monoid, values, _dt._xp(values).zeros(1, dtype=np.int64))
-    return d.type(r[0].item())
+    return d.type(_host.read(r[:1])[0].item())  # (a device-to-host read on the GPU, counted)

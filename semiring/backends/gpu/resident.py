@@ -376,6 +376,41 @@ def extract(x, write):
     return _launch_pointwise(plan, x._size, write, x=x._resident())
 
 
+# -- reductions --------------------------------------------------------------------------------
+def reduce_scalar(x, monoid):
+    """``s = (+) x(i)`` of a GPU vector: one launch, then one read of the value (the caller
+    asked for a host scalar). NotImplemented where the kernel cannot be exact."""
+    if not _on_gpu_vector(x) or not (monoid.is_any or monoid.op.cuda is not None):
+        return NotImplemented
+    d = np.dtype(monoid.domain_for(x._dtype))
+    plan = _plan(("reduce", monoid, x._dtype), lambda: _reduce_plan(x, monoid, d))
+    if plan is None:
+        return NotImplemented
+    kern, ident = plan
+    cp = _cp()
+    dev = _device()
+    grid, block = dev.grid(x._size)
+    key = (cp.cuda.runtime.getDevice(), threading.get_ident(), "reduce", d)
+    parts = _scratch.get(key)
+    if parts is None:
+        parts = (cp.empty(dev.cap, dtype=d), cp.empty(dev.cap, dtype=bool), cp.empty(1, dtype=d))
+        _scratch[key] = parts
+    present, dense, _ = x._resident()
+    launch(kern, grid, block, (np.int64(x._size), present, dense, parts[0], parts[1], dev.accumulator(), parts[2],
+                               ident))
+    return d.type(_host.read(parts[2])[0])
+
+
+def _reduce_plan(x, m, d):
+    if not _castable(x.dtype, d) or (not m.is_any and m.op.name in ("div", "rdiv") and d.kind in "biu"):
+        return None
+    ident = m.identity_for(d)
+    defs = dict(REDUCE=1, TX=_ctype(x.dtype), TZ=_ctype(d), TM="bool", IS_ANY=int(m.is_any),
+                MONOID="(y)" if m.is_any else f"({m.op.cuda})", HAS_TERMINAL=0, TERMINAL=0)
+    kern = _compile("reduce_all", defs)
+    return None if kern is None else (kern, d.type(0 if ident is None else ident))
+
+
 # -- products --------------------------------------------------------------------------------
 _CAS = {4: "unsigned int", 8: "unsigned long long"}
 _NATIVE = {("plus", "int32"): ("atomicAdd", "int"), ("plus", "uint32"): ("atomicAdd", "unsigned int"),

@@ -91,6 +91,48 @@ extern "C" __global__ void pointwise(i64 n, bool* xp, TX* xv, const bool* yp, co
 }
 #endif
 
+#if defined(PRODUCT) || defined(REDUCE)
+// Monoid folds with a presence flag (an absent operand is not the identity: `any` has none).
+__device__ __forceinline__ void fold(bool& found, TZ& acc, bool f2, TZ z) {
+    if (!f2) return;
+    if (!found) { acc = z; found = true; return; }
+    TZ x = acc, y = z;
+    (void)x; (void)y;
+    acc = (TZ)(MONOID);
+}
+
+__device__ __forceinline__ bool done(bool found, TZ acc) {
+#if IS_ANY
+    return found;
+#elif HAS_TERMINAL
+    return found && acc == (TZ)(TERMINAL);
+#else
+    (void)found; (void)acc;
+    return false;
+#endif
+}
+
+template <typename T> __device__ __forceinline__ T shfl_down(T v, int o) {
+    return __shfl_down_sync(0xffffffffu, v, o);
+}
+template <> __device__ __forceinline__ bool shfl_down<bool>(bool v, int o) {
+    return (bool)__shfl_down_sync(0xffffffffu, (int)v, o);
+}
+template <> __device__ __forceinline__ signed char shfl_down<signed char>(signed char v, int o) {
+    return (signed char)__shfl_down_sync(0xffffffffu, (int)v, o);
+}
+template <> __device__ __forceinline__ unsigned char shfl_down<unsigned char>(unsigned char v, int o) {
+    return (unsigned char)__shfl_down_sync(0xffffffffu, (unsigned)v, o);
+}
+template <> __device__ __forceinline__ short shfl_down<short>(short v, int o) {
+    return (short)__shfl_down_sync(0xffffffffu, (int)v, o);
+}
+template <> __device__ __forceinline__ unsigned short shfl_down<unsigned short>(unsigned short v, int o) {
+    return (unsigned short)__shfl_down_sync(0xffffffffu, (unsigned)v, o);
+}
+
+#endif
+
 #ifdef PRODUCT
 // The direction this call takes: push when the terms it expands (entries of u times the mean
 // degree of A's rows) are fewer than PULL_BIAS times the terms a pull visits (allowed outputs
@@ -163,44 +205,6 @@ __device__ __forceinline__ TZ multiply(const TA a, const TU u, i64 r, i64 k) {
 #endif
     (void)i; (void)j; (void)k;
     return (TZ)(MULT);
-}
-
-__device__ __forceinline__ void fold(bool& found, TZ& acc, bool f2, TZ z) {
-    if (!f2) return;
-    if (!found) { acc = z; found = true; return; }
-    TZ x = acc, y = z;
-    (void)x; (void)y;
-    acc = (TZ)(MONOID);
-}
-
-__device__ __forceinline__ bool done(bool found, TZ acc) {
-#if IS_ANY
-    return found;
-#elif HAS_TERMINAL
-    return found && acc == (TZ)(TERMINAL);
-#else
-    (void)found; (void)acc;
-    return false;
-#endif
-}
-
-template <typename T> __device__ __forceinline__ T shfl_down(T v, int o) {
-    return __shfl_down_sync(0xffffffffu, v, o);
-}
-template <> __device__ __forceinline__ bool shfl_down<bool>(bool v, int o) {
-    return (bool)__shfl_down_sync(0xffffffffu, (int)v, o);
-}
-template <> __device__ __forceinline__ signed char shfl_down<signed char>(signed char v, int o) {
-    return (signed char)__shfl_down_sync(0xffffffffu, (int)v, o);
-}
-template <> __device__ __forceinline__ unsigned char shfl_down<unsigned char>(unsigned char v, int o) {
-    return (unsigned char)__shfl_down_sync(0xffffffffu, (unsigned)v, o);
-}
-template <> __device__ __forceinline__ short shfl_down<short>(short v, int o) {
-    return (short)__shfl_down_sync(0xffffffffu, (int)v, o);
-}
-template <> __device__ __forceinline__ unsigned short shfl_down<unsigned short>(unsigned short v, int o) {
-    return (unsigned short)__shfl_down_sync(0xffffffffu, (unsigned)v, o);
 }
 
 // Pull: rows r of A (the operand's rows for mxv, its transpose's for vxm) the mask allows.
@@ -320,6 +324,50 @@ extern "C" __global__ void product(i64 n_in, i64 n_out,
         push(n_in, b_indptr, b_indices, b_vals, upresent, udense, mp, mv, tp, tv, est, heavy);
     else
         pull(n_out, p_indptr, p_indices, p_vals, upresent, udense, mp, mv, tp, tv);
+}
+#endif
+
+#ifdef REDUCE
+// s = (+) of x's entries: warps and blocks fold (found, value) pairs; each block leaves its pair
+// in partial[], and the last block to finish folds them in order into result[0] (the identity
+// when x has no entry) and puts the ticket back at rest.
+extern "C" __global__ void reduce_all(i64 n, const bool* xp, const TX* xv, TZ* partial, bool* pfound,
+                                      i64* acc, TZ* result, TZ identity) {
+    bool found = false;
+    TZ a = (TZ)0;
+    GRID_STRIDE(i, n) {
+        if (xp[i]) fold(found, a, true, (TZ)xv[i]);
+    }
+    for (int o = 16; o > 0; o >>= 1) {
+        bool f2 = shfl_down(found, o);
+        TZ z = shfl_down(a, o);
+        fold(found, a, f2, z);
+    }
+    __shared__ TZ wa[32];
+    __shared__ bool wf[32];
+    __shared__ bool last;
+    int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    if (lane == 0) { wa[warp] = a; wf[warp] = found; }
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        bool bf = false;
+        TZ b = (TZ)0;
+        for (int w = 0; w < (int)(blockDim.x >> 5); ++w) fold(bf, b, wf[w], wa[w]);
+        partial[blockIdx.x] = b;
+        pfound[blockIdx.x] = bf;
+        __threadfence();
+        unsigned int t = atomicAdd((unsigned int*)(acc + 1), 1u);
+        last = (t == gridDim.x - 1);
+    }
+    __syncthreads();
+    if (last && threadIdx.x == 0) {
+        __threadfence();
+        bool tf = false;
+        TZ total = (TZ)0;
+        for (unsigned int k = 0; k < gridDim.x; ++k) fold(tf, total, ((volatile bool*)pfound)[k], ((volatile TZ*)partial)[k]);
+        result[0] = tf ? total : identity;
+        acc[1] = 0;
+    }
 }
 #endif
 
