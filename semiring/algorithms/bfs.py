@@ -313,31 +313,34 @@ def _bfs_algebra(G, source, parents, deterministic, direction, max_depth):
     rows = []
     rule = Beamer(n, G.nedges, "push" if direction == "edge" else direction)
     depth = 0
-    while q.nvals and (max_depth is None or depth < max_depth):
+    nq = q.nvals
+    while nq and (max_depth is None or depth < max_depth):
         depth += 1
-        nq = q.nvals
         frontier_edges = edges_of(G, q, G.out_degree)
         use_pull = rule.next(nq, frontier_edges)
+        # q is written in place (replace: the old frontier is inside level, outside the mask)
         if use_pull:
             if G.kind == "undirected":  # in-degree = out-degree: every visited vertex was a frontier
                 unvisited_edges = rule.unexplored - frontier_edges
             else:
                 unvisited_edges = G.nedges - edges_of(G, level, G.in_degree)
             # q<!level.S, replace> = AT any.pair q   (secondi: the frontier index k)
-            q = _core.mxv(G.AT, q, s, mask=~level.S, direction="pull")
+            _core.mxv(G.AT, q, s, mask=~level.S, replace=True, out=q, direction="pull")
             examined = unvisited_edges
         elif direction == "edge":
             # q<!level.S, replace> = q any.pair A, one thread per edge of A
-            q = _core.vxm(q, G.A, s, mask=~level.S, direction="edge")
+            _core.vxm(q, G.A, s, mask=~level.S, replace=True, out=q, direction="edge")
             examined = G.nedges
         else:
             # q<!level.S, replace> = q any.pair A
-            q = _core.vxm(q, G.A, s, mask=~level.S, direction="push")
+            _core.vxm(q, G.A, s, mask=~level.S, replace=True, out=q, direction="push")
             examined = frontier_edges
         rule.advance(nq, frontier_edges)
         used = "pull" if use_pull else ("edge" if direction == "edge" else "push")
-        rows.append((used, nq, examined, q.nvals))
-        if not q.nvals:
+        discovered = q.nvals
+        rows.append((used, nq, examined, discovered))
+        nq = discovered
+        if not nq:
             break
         # level<q.S> = depth
         _core.assign(level, depth, None, mask=q.S)
