@@ -188,6 +188,22 @@ class Vector:
             self._cnt = cnt
         return present, dense, cnt
 
+    def _resident_ptrs(self):
+        """The device addresses (``launch.Ptr``) of ``_resident()``'s three arrays, remembered
+        while those arrays are the vector's."""
+        from ..backends.gpu.launch import hold
+
+        present, dense, cnt = self._resident()
+        bm = self._bm
+        rp = getattr(self, "_rp", None)
+        if rp is None or rp[0] is not bm or rp[1] is not cnt:
+            from ..backends.gpu.launch import ptrs
+
+            rp = (bm, cnt, ptrs(present, dense, cnt))
+            self._rp = rp
+        hold(rp)
+        return rp[2]
+
     def _wrote_resident(self):
         """Record that a device kernel rewrote the bitmap arrays and the device count in place."""
         self._sp, self._fmt, self._nv = None, "bitmap", None

@@ -23,6 +23,29 @@ _CT = {np.dtype(k): v for k, v in {
 #: Stands for a NULL pointer argument.
 NULL = object()
 
+
+class Ptr(int):
+    """A device address known already (an int): passed as a pointer argument without asking
+    the array for it again. Hold the array it came from as long as it is used."""
+
+    __slots__ = ()
+
+
+_recording = threading.local()
+
+
+def hold(owner):
+    """Keep ``owner`` (the arrays behind some :class:`Ptr`) alive as long as the CUDA graph being
+    recorded on this thread, if one is (``semiring.backends.gpu.recording``)."""
+    keep = getattr(_recording, "keep", None)
+    if keep is not None:
+        keep.append(owner)
+
+
+def ptrs(*arrays):
+    """The :class:`Ptr` of each CuPy array."""
+    return tuple(Ptr(a.data.ptr) for a in arrays)
+
 _lock = threading.Lock()
 _launchers = {}
 _driver = []
@@ -49,7 +72,7 @@ class _Launcher:
         import cupy as cp
 
         self.fn = ctypes.c_void_p(kern.kernel.ptr)
-        self.pointer = tuple(a is NULL or isinstance(a, cp.ndarray) for a in args)
+        self.pointer = tuple(a is NULL or isinstance(a, (cp.ndarray, Ptr)) for a in args)
         self.vals = [ctypes.c_void_p() if p else _CT[np.asarray(a).dtype]() for a, p in zip(args, self.pointer)]
         self.params = (ctypes.c_void_p * len(args))(*[ctypes.addressof(v) for v in self.vals])
         self.lock = threading.Lock()
@@ -57,13 +80,14 @@ class _Launcher:
 
 def launch(kern, grid, block, args):
     """Launch ``kern`` (a ``cupy.RawKernel``) on the current stream: ``grid`` and ``block`` are
-    1-tuples, ``args`` its arguments (CuPy arrays, :data:`NULL`, NumPy scalars of the kernel's
-    parameter types; the same kinds at every call of one kernel)."""
+    1-tuples, ``args`` its arguments (CuPy arrays, :class:`Ptr` addresses, :data:`NULL`, NumPy
+    scalars of the kernel's parameter types; the same kinds at every call of one kernel)."""
     import cupy as cp
 
     fn = _cu_launch()
     if fn is None:
-        kern(grid, block, tuple(np.uint64(0) if a is NULL else a for a in args))
+        kern(grid, block, tuple(np.uint64(0) if a is NULL else (np.uint64(a) if type(a) is Ptr else a)
+                                for a in args))
         return
     L = _launchers.get(kern)
     if L is None:
@@ -73,7 +97,10 @@ def launch(kern, grid, block, args):
     stream = cp.cuda.get_current_stream().ptr
     with L.lock:
         for v, a, p in zip(L.vals, args, L.pointer):
-            v.value = (None if a is NULL else a.data.ptr) if p else a
+            if p:
+                v.value = a if type(a) is Ptr else (None if a is NULL else a.data.ptr)
+            else:
+                v.value = a
         r = fn(L.fn, grid[0], 1, 1, block[0], 1, 1, 0, stream, L.params, None)
     if r:
         raise RuntimeError(f"cuLaunchKernel failed with CUDA driver error {r}")

@@ -83,11 +83,16 @@ def _capture(graph, fn, what):
     _check(rt.cudaStreamBeginCaptureToGraph(stream.ptr, graph, None, None, 0,
                                             rt.cudaStreamCaptureMode.cudaStreamCaptureModeRelaxed), what)
     failure = None
+    from . import launch
+
+    launch._recording.keep = keep.blocks  # (arrays whose addresses the kernels were given)
     try:
         with stream, cp.cuda.using_allocator(keep.malloc):
             fn()
     except Exception as exc:  # noqa: BLE001 - reported below, after the capture is closed
         failure = exc
+    finally:
+        launch._recording.keep = None
     end = rt.cudaStreamEndCapture(stream.ptr)
     if failure is not None:
         raise InvalidValue(

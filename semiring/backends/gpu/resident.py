@@ -32,7 +32,7 @@ from ...core.scalar import Scalar
 from ...core.vector import Vector
 from ..direction import ALPHA
 from . import compiler
-from .launch import NULL, launch
+from .launch import NULL, Ptr, hold, launch, ptrs
 from .compiler import CTYPE
 
 #: Vectors larger than this stay on the generic path (a bitmap costs (1 + itemsize) bytes per
@@ -68,6 +68,7 @@ class _Device:
         self.sms = cp.cuda.Device(index).attributes["MultiProcessorCount"]
         self.cap = self.sms * BLOCKS_PER_SM
         self.dummy = cp.zeros(1, dtype=np.uint64)
+        self.dummy_ptr = Ptr(self.dummy.data.ptr)
         self.local = threading.local()
 
     def grid(self, threads):
@@ -77,8 +78,10 @@ class _Device:
         """Two int64 at rest at zero (a count's sum and the last-block ticket), one per thread."""
         acc = getattr(self.local, "acc", None)
         if acc is None:
-            acc = self.local.acc = _cp().zeros(2, dtype=np.int64)
-        return acc
+            arr = _cp().zeros(2, dtype=np.int64)
+            acc = self.local.acc = (arr, Ptr(arr.data.ptr))
+        hold(acc)
+        return acc[1]
 
 
 _devices = {}
@@ -178,9 +181,9 @@ class WriteStep:
     def mask_args(self):
         """(presence, values, device count) of the mask's vector, or dummies."""
         if self.mask is None:
-            d = _device().dummy
+            d = _device().dummy_ptr
             return d, d, d
-        return self.mask.parent._resident()
+        return self.mask.parent._resident_ptrs()
 
 
 class _Pointwise:
@@ -214,7 +217,7 @@ def _launch_pointwise(plan, n, write, x=None, y=None, scalar=None, thunk=0):
     """Run a pointwise plan: into ``write.out`` in place, or into a new vector."""
     cp = _cp()
     dev = _device()
-    dummy = dev.dummy
+    dummy = dev.dummy_ptr
     xp_, xv = (x[0], x[1]) if x is not None else (dummy, dummy)
     yp_, yv = (y[0], y[1]) if y is not None else (dummy, dummy)
     if scalar is None:
@@ -226,7 +229,7 @@ def _launch_pointwise(plan, n, write, x=None, y=None, scalar=None, thunk=0):
     mp, mv, _ = write.mask_args()
     out = write.out
     if out is not None:
-        cp_, cv, cnt = out._resident()
+        cp_, cv, cnt = out._resident_ptrs()
     else:
         cp_, cv, cnt = cp.empty(n, dtype=bool), cp.empty(n, dtype=plan.tc), cp.empty(1, dtype=np.int64)
     launch(plan.kern, *dev.grid(n), (np.int64(n), xp_, xv, yp_, yv, sptr, sval, np.int64(thunk), mp, mv, cp_, cv,
@@ -259,7 +262,7 @@ def ewise(kind, x, y, f, write):
     plan = _plan(("ewise", kind, f, x._dtype, y._dtype, write.key()), lambda: _ewise_plan(kind, x, y, f, write))
     if plan is None:
         return NotImplemented
-    return _launch_pointwise(plan, x._size, write, x=x._resident(), y=y._resident())
+    return _launch_pointwise(plan, x._size, write, x=x._resident_ptrs(), y=y._resident_ptrs())
 
 
 def _ewise_plan(kind, x, y, f, write):
@@ -288,7 +291,7 @@ def apply(x, f, left, right, thunk, write):
                  lambda: _apply_plan(x, f, left is not None, sd, write))
     if plan is None:
         return NotImplemented
-    return _launch_pointwise(plan, x._size, write, x=x._resident(), scalar=s)
+    return _launch_pointwise(plan, x._size, write, x=x._resident_ptrs(), scalar=s)
 
 
 def _apply_plan(x, f, bound_left, sd, write):
@@ -327,7 +330,7 @@ def select(x, f, thunk, write):
     plan = _plan(("select", f, x._dtype, sd, write.key()), lambda: _select_plan(x, f, sd, write))
     if plan is None:
         return NotImplemented
-    return _launch_pointwise(plan, x._size, write, x=x._resident(), scalar=thunk)
+    return _launch_pointwise(plan, x._size, write, x=x._resident_ptrs(), scalar=thunk)
 
 
 def _select_plan(x, f, sd, write):
@@ -349,7 +352,7 @@ def assign(u, write):
             "assign", "tp = xp[i]; if (tp) tv = (TZ)xv[i];", dict(TX=u.dtype), write, u.dtype))
         if plan is None:
             return NotImplemented
-        return _launch_pointwise(plan, out._size, write, x=u._resident())
+        return _launch_pointwise(plan, out._size, write, x=u._resident_ptrs())
     if isinstance(u, Scalar):
         if u.device != "gpu":
             return NotImplemented
@@ -373,7 +376,7 @@ def extract(x, write):
         "extract", "tp = xp[i]; if (tp) tv = (TZ)xv[i];", dict(TX=x.dtype), write, x.dtype))
     if plan is None:
         return NotImplemented
-    return _launch_pointwise(plan, x._size, write, x=x._resident())
+    return _launch_pointwise(plan, x._size, write, x=x._resident_ptrs())
 
 
 # -- reductions --------------------------------------------------------------------------------
@@ -452,9 +455,10 @@ def _scratch_for(n, tz, rest):
     key = (cp.cuda.runtime.getDevice(), threading.get_ident(), n, tz, rest.tobytes())
 
     def build():
-        return cp.zeros(n, dtype=bool), cp.full(n, rest, dtype=tz)
+        tp, tv = cp.zeros(n, dtype=bool), cp.full(n, rest, dtype=tz)
+        return (tp, tv) + ptrs(tp, tv)
 
-    return once_item(_scratch, key, build, _lock)
+    return once_item(_scratch, key, build, _lock)[2:]
 
 
 _DIRECTIONS = {"auto": 0, "push": 1, "pull": 2}
@@ -490,6 +494,17 @@ def _skewed(M):
     return entry[1]
 
 
+def _matrix_ptrs(M):
+    """The device addresses of M's CSR arrays, remembered while they are M's."""
+    arrays = (M._rowptr, M._indices, M._values)
+    entry = getattr(M, "_resident_ptrs", None)
+    if entry is None or any(a is not b for a, b in zip(entry[0], arrays)):
+        entry = (arrays, ptrs(*arrays))
+        M._resident_ptrs = entry
+    hold(entry)
+    return entry[1]
+
+
 def _estimate_scratch(nnz):
     """(est, heavy) for the estimate kernel: five int64 (accumulators zero at rest) and room for
     every entry of HEAVY edges or more (at most nnz / HEAVY of them), per device and thread."""
@@ -502,7 +517,8 @@ def _estimate_scratch(nnz):
         est = est if est is not None else cp.zeros(5, dtype=np.int64)
         heavy = cp.empty(max(cap, 64), dtype=np.int64)
         _scratch[key] = (est, heavy)
-    return est, heavy
+        _scratch[key + ("ptrs",)] = ptrs(est, heavy)
+    return _scratch[key + ("ptrs",)]
 
 
 def matvec(A, u, semiring, write, direction, is_vxm):
@@ -525,17 +541,17 @@ def matvec(A, u, semiring, write, direction, is_vxm):
     if plan is None:
         return NotImplemented
     tp, tv = _scratch_for(n_out, plan.tz, plan.rest)
-    present, dense, ucnt = u._resident()
+    present, dense, ucnt = u._resident_ptrs()
     mp, mv, mcnt = write.mask_args()
     dev = _device()
-    dummy = dev.dummy
+    dummy = dev.dummy_ptr
     pushes = plan.code in (0, 1)
-    b = (B._rowptr, B._indices, B._values) if pushes else (dummy, dummy, dummy)
-    p = (P._rowptr, P._indices, P._values) if plan.code in (0, 2) else (dummy, dummy, dummy)
+    b = _matrix_ptrs(B) if pushes else (dummy, dummy, dummy)
+    p = _matrix_ptrs(P) if plan.code in (0, 2) else (dummy, dummy, dummy)
     est, heavy = dummy, dummy
     if plan.estimate is not None:  # the edges of u's entries (the direction) and its heavy entries
         est, heavy = _estimate_scratch(nnz)
-        launch(plan.estimate, *dev.grid(n_in), (np.int64(n_in), B._rowptr, present, est, heavy))
+        launch(plan.estimate, *dev.grid(n_in), (np.int64(n_in), b[0], present, est, heavy))
     threads = max(n_in if pushes else 0, n_out * (32 if warp else 1) if plan.code in (0, 2) else 0)
     launch(plan.kern, *dev.grid(threads), (np.int64(n_in), np.int64(n_out), *b, *p, present, dense, ucnt, est,
                                            heavy, mp, mv, mcnt, tp, tv, np.float64(nnz / max(n_in, 1)),
