@@ -53,9 +53,8 @@ def _check(result, what):
     return result[1] if len(result) == 2 else result[1:]
 
 
-def _loop_kernels():
-    return (compiler.kernel("resident.cu", "next_iteration", {"LOOP": 1, "TM": "bool"}),
-            compiler.kernel("resident.cu", "set_condition", {"LOOP": 1, "TM": "bool"}))
+def _loop_kernel():
+    return compiler.kernel("resident.cu", "set_condition", {"LOOP": 1, "TM": "bool"})
 
 
 class _Keep:
@@ -165,10 +164,11 @@ def nodes_per_call(fn):
 
 def run_while(u, body, it, limit):
     """Run ``it += 1; body(it)`` on the device while ``u.nvals > 0`` and ``it < limit``:
-    one CUDA graph whose conditional WHILE node holds the recorded body. The host does not
-    wait; the caller's stream orders what follows."""
+    one CUDA graph ``[set condition] -> WHILE { body; set condition }``, where setting the
+    condition also advances ``it`` when the loop goes on. The host does not wait; the caller's
+    stream orders what follows."""
     rt = _cudart()
-    step, set_condition = _loop_kernels()
+    set_condition = _loop_kernel()
     count = u._resident()[2]
     counter = it._array
     limit = np.int64(limit)
@@ -186,7 +186,6 @@ def run_while(u, body, it, limit):
     body_graph = params.conditional.phGraph_out[0]
 
     def iteration():
-        step((1,), (32,), (counter,))
         body(it)
         set_condition((1,), (32,), (h, count, counter, limit))
 

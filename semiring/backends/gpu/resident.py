@@ -232,7 +232,7 @@ def _launch_pointwise(plan, n, write, x=None, y=None, scalar=None, thunk=0):
         cp_, cv, cnt = out._resident_ptrs()
     else:
         cp_, cv, cnt = cp.empty(n, dtype=bool), cp.empty(n, dtype=plan.tc), cp.empty(1, dtype=np.int64)
-    launch(plan.kern, *dev.grid(n), (np.int64(n), xp_, xv, yp_, yv, sptr, sval, np.int64(thunk), mp, mv, cp_, cv,
+    launch(plan.kern, *dev.grid((n + 3) // 4), (np.int64(n), xp_, xv, yp_, yv, sptr, sval, np.int64(thunk), mp, mv, cp_, cv,
                                      cnt, dev.accumulator(), plan.reset))
     if out is None:
         return Vector._from_resident(plan.tc, cp_, cv, cnt)

@@ -43,49 +43,75 @@ __device__ __forceinline__ bool allowed_at(i64 i, const bool* mp, const TM* mv) 
 }
 
 #ifdef POINTWISE
+#ifndef UNROLL
+#define UNROLL 4
+#endif
 extern "C" __global__ void pointwise(i64 n, bool* xp, TX* xv, const bool* yp, const TY* yv,
         const TS* sp, TS sh, i64 thunk_i, const bool* mp, const TM* mv, bool* cp, TC* cv,
         i64* count, i64* acc, TX reset_value) {
     i64 mine = 0;
     TS s = sp ? *sp : sh;
     (void)s; (void)thunk_i; (void)yp; (void)yv; (void)reset_value;
-    GRID_STRIDE(i, n) {
-        bool tp = false;
-        TZ tv = (TZ)0;
-        TERM
-#if RESET_X
-        if (xp[i]) { xp[i] = false; xv[i] = reset_value; }
-#endif
-        bool op = false;
-        TC ov = (TC)0;
+    // UNROLL positions per thread and pass: all their loads first (no store between them, so
+    // the loads overlap), then the write step and the stores. Each position is one thread's
+    // alone, so in-place operands (out = x, mask = out) are safe.
+    const i64 stride = (i64)gridDim.x * blockDim.x;
+    for (i64 base = (i64)blockIdx.x * blockDim.x + threadIdx.x; base < n; base += UNROLL * stride) {
+        bool tps[UNROLL], ops[UNROLL], oks[UNROLL];
+        TZ tvs[UNROLL];
+        TC ovs[UNROLL];
+#pragma unroll
+        for (int u = 0; u < UNROLL; ++u) {
+            const i64 i = base + u * stride;
+            bool tp = false, op = false, allow = false;
+            TZ tv = (TZ)0;
+            TC ov = (TC)0;
+            if (i < n) {
+                TERM
 #if OLD
-        op = cp[i];
-        if (op) ov = cv[i];
+                op = cp[i];
+                if (op) ov = cv[i];
 #endif
-        bool np = op;
-        TC nv = ov;
-        if (allowed_at(i, mp, mv)) {
-#if ACCUM
-            if (op && tp) { TAI x = (TAI)ov, y = (TAI)tv; nv = (TC)(TAO)(ACCUM_OP); np = true; }
-            else if (tp) { nv = (TC)tv; np = true; }
-#else
-            np = tp;
-            nv = (TC)tv;
-#endif
-        } else {
-#if REPLACE
-            np = false;
-#endif
+                allow = allowed_at(i, mp, mv);
+            }
+            tps[u] = tp; tvs[u] = tv; ops[u] = op; ovs[u] = ov; oks[u] = allow;
         }
-#if OLD
-        // in place: write only what changes (a road network's frontier touches few positions)
-        if (np != op) cp[i] = np;
-        if (np && (!op || nv != ov)) cv[i] = nv;
-#else
-        cp[i] = np;
-        if (np) cv[i] = nv;
+#pragma unroll
+        for (int u = 0; u < UNROLL; ++u) {
+            const i64 i = base + u * stride;
+            if (i >= n) break;
+            const bool tp = tps[u], op = ops[u];
+            const TZ tv = tvs[u];
+            const TC ov = ovs[u];
+#if RESET_X
+            // (T came from the scratch bitmap x: tp is x's presence here; put it back at rest)
+            if (tp) { xp[i] = false; xv[i] = reset_value; }
 #endif
-        mine += np;
+            bool np = op;
+            TC nv = ov;
+            if (oks[u]) {
+#if ACCUM
+                if (op && tp) { TAI x = (TAI)ov, y = (TAI)tv; nv = (TC)(TAO)(ACCUM_OP); np = true; }
+                else if (tp) { nv = (TC)tv; np = true; }
+#else
+                np = tp;
+                nv = (TC)tv;
+#endif
+            } else {
+#if REPLACE
+                np = false;
+#endif
+            }
+#if OLD
+            // in place: write only what changes (a road network's frontier touches few positions)
+            if (np != op) cp[i] = np;
+            if (np && (!op || nv != ov)) cv[i] = nv;
+#else
+            cp[i] = np;
+            if (np) cv[i] = nv;
+#endif
+            mine += np;
+        }
     }
     count_grid(mine, count, acc);
 }
@@ -375,13 +401,14 @@ extern "C" __global__ void reduce_all(i64 n, const bool* xp, const TX* xv, TZ* p
 // Device-side loop control for recorded graphs (CUDA graph conditional WHILE nodes).
 extern "C" __device__ void cudaGraphSetConditional(unsigned long long handle, unsigned int value);
 
-extern "C" __global__ void next_iteration(i64* it) {
-    if (threadIdx.x == 0 && blockIdx.x == 0) *it += 1;
-}
-
-extern "C" __global__ void set_condition(unsigned long long handle, const i64* count, const i64* it,
+// The loop goes on while u has entries and fewer than max_iterations have run; when it goes
+// on, the iteration counter moves to the next iteration's number (the body reads it).
+extern "C" __global__ void set_condition(unsigned long long handle, const i64* count, i64* it,
                                          i64 max_iterations) {
-    if (threadIdx.x == 0 && blockIdx.x == 0)
-        cudaGraphSetConditional(handle, (*count > 0 && *it < max_iterations) ? 1u : 0u);
+    if (threadIdx.x == 0 && blockIdx.x == 0) {
+        bool more = *count > 0 && *it < max_iterations;
+        if (more) *it += 1;
+        cudaGraphSetConditional(handle, more ? 1u : 0u);
+    }
 }
 #endif
