@@ -319,21 +319,30 @@ __device__ __forceinline__ void push(i64 n_in, const PT* indptr, const XT* indic
         GRID_STRIDE(t, (i64)indptr[k + 1] - (i64)indptr[k])
             push_edge<PT, XT>(k, (i64)indptr[k] + t, indices, avals, uk, mp, mv, tp, tv);
     }
-    // the others: a warp takes 32 positions of u and expands their rows together
-    for (i64 base = warp * 32; base < n_in; base += nwarps * 32) {
-        i64 mykey = base + lane;
-        bool mine = mykey < n_in && upresent[mykey];
+    // the others: a warp takes 32 positions of u and expands their rows together; it reads
+    // the presence of 4 such groups before expanding any (the loads overlap)
+    const i64 span = nwarps * 32;
+    for (i64 base = warp * 32; base < n_in; base += 4 * span) {
+        bool mine[4];
+#pragma unroll
+        for (int c = 0; c < 4; ++c) {
+            i64 key = base + c * span + lane;
+            mine[c] = key < n_in && upresent[key];
 #if ESTIMATE
-        mine = mine && ((i64)indptr[mykey + 1] - (i64)indptr[mykey] < HEAVY);
+            mine[c] = mine[c] && ((i64)indptr[key + 1] - (i64)indptr[key] < HEAVY);
 #endif
-        unsigned int ballot = __ballot_sync(0xffffffffu, mine);
-        while (ballot) {
-            int src = __ffs(ballot) - 1;
-            ballot &= ballot - 1;
-            i64 k = base + src;
-            TU uk = udense[k];
-            for (i64 p = (i64)indptr[k] + lane; p < (i64)indptr[k + 1]; p += 32)
-                push_edge<PT, XT>(k, p, indices, avals, uk, mp, mv, tp, tv);
+        }
+#pragma unroll
+        for (int c = 0; c < 4; ++c) {
+            unsigned int ballot = __ballot_sync(0xffffffffu, mine[c]);
+            while (ballot) {
+                int src = __ffs(ballot) - 1;
+                ballot &= ballot - 1;
+                i64 k = base + c * span + src;
+                TU uk = udense[k];
+                for (i64 p = (i64)indptr[k] + lane; p < (i64)indptr[k + 1]; p += 32)
+                    push_edge<PT, XT>(k, p, indices, avals, uk, mp, mv, tp, tv);
+            }
         }
     }
 }
