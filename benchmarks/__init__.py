@@ -1,4 +1,4 @@
-"""Benchmark harness of semiring (issue 5): one entry point, every system on the same graph.
+"""Benchmark harness of semiring: one entry point, every system on the same graph.
 
 Usage
 -----
@@ -22,11 +22,11 @@ peers      scipy.sparse.csgraph, python-graphblas and networkx peers
 gpu_peers  plain cupyx.scipy.sparse SpMV BFS and PageRank power iteration; device-side validators
 runner     runs one system over roots: warm-up, timing, validation, one result row
 bfs, sssp, coloring   the systems of each kernel
-seed_table vertex-centric vs edge-centric comparison of the seed notes
+seed_table vertex-centric vs edge-centric comparison against reference measurements
 targets    the issue's performance targets, met / not met
 report     JSON and Markdown output
 suites     the cpu and gpu suites
 algebra    the algebra itself: single operations, replayed recordings, algebra loops (``--suite algebra``)
-algorithms the issue-7 algorithms, one row per (algorithm, graph): ``python -m benchmarks.algorithms``
+algorithms the graph algorithms, one row per (algorithm, graph): ``python -m benchmarks.algorithms``
 algorithm_oracles  the independent checks of their results (SciPy, NumPy, networkx, published answers)
 """

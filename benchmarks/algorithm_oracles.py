@@ -1,4 +1,4 @@
-"""Independent checks of the issue-7 algorithms' results, for ``benchmarks.algorithms``.
+"""Independent checks of the graph algorithms' results, for ``benchmarks.algorithms``.
 
 Every check works on host copies (NumPy arrays, scipy.sparse matrices) and uses SciPy, NumPy,
 networkx or a published answer, never the engine it checks: scipy.sparse.csgraph for

@@ -1,4 +1,4 @@
-"""Timings of the issue-7 graph algorithms, one row per (algorithm, graph), on the CPU or the GPU.
+"""Timings of the graph algorithms, one row per (algorithm, graph), on the CPU or the GPU.
 
 ::
 
@@ -443,7 +443,7 @@ def markdown(doc):
     m, e = doc["meta"], doc["meta"]["env"]
     gpu, mach = e["gpu"], e["machine"]
     b = m["budget"]
-    lines = [f"# semiring: issue-7 algorithm timings ({m['device']}{', quick' if m['quick'] else ''})", "",
+    lines = [f"# semiring: graph algorithm timings ({m['device']}{', quick' if m['quick'] else ''})", "",
              f"Command: `{m['command']}`", "",
              f"- date (UTC): {e['date']}; git {e['git']['commit'] or '?'}"
              + (" (uncommitted changes)" if e["git"]["dirty"] else ""),

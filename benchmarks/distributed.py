@@ -1,4 +1,4 @@
-"""Distributed BFS and SSSP on P ranks (issue 8): time, TEPS, bytes per level and per rank.
+"""Distributed BFS and SSSP on P ranks: time, TEPS, bytes per level and per rank.
 
 Usage (every rank runs the same command)::
 

@@ -1,5 +1,5 @@
 """Check the distributed BFS communication model against measured runs, fit its time constants,
-and print its extrapolation (issue 8).
+and print its extrapolation.
 
     python -m benchmarks.distributed_model benchmarks/results/distributed-nvidia-h200-x2-20261122
 

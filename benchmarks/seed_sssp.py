@@ -1,4 +1,4 @@
-"""The seed notes' SSSP strategies compared on semiring: topology-driven versus data-driven
+"""The named SSSP strategies compared on semiring: topology-driven versus data-driven
 Bellman-Ford, worklists with duplicates kept, filtered or hash-culled, or built by prefix-sum
 compaction, and near-far (``sssp(..., strategy=name)``).
 
@@ -210,7 +210,7 @@ def table(rows):
     for r in rows:
         by.setdefault(r["graph"], {})[(r["device"], r.get("engine"))] = r
     head = ["graph", "n", "entries"] + [c[0] for c in COLUMNS] + ["CPU winner", "GPU winner"]
-    out = ["", "## Seed-note SSSP strategies (`sssp(strategy=...)`), median ms over the same roots", "",
+    out = ["", "## Named SSSP strategies (`sssp(strategy=...)`), median ms over the same roots", "",
            "Integer weights 1..255. CPU/GPU default: semiring's delta-stepping (algebra engine on the CPU, the fused "
            "kernel on the GPU). The winners are among the strategies of each device.", "",
            "| " + " | ".join(head) + " |", "|" + "|".join("---" for _ in head) + "|"]

@@ -1,6 +1,6 @@
-"""The seed notes' vertex-centric vs edge-centric BFS comparison, redone on semiring.
+"""A classic vertex-centric vs edge-centric BFS comparison, redone on semiring.
 
-The seed notes (``../shared/seeds/001_*.txt``, "Performance Analysis") timed a vertex-centric
+A reference measurement timed a vertex-centric
 (CSR) and an edge-centric (COO) BFS on graphs of 100 to 100,000 vertices. Here: uniform random
 graphs (Erdos-Renyi-like: 4n random vertex pairs made symmetric, so average degree about 8,
 self-loops and repeats dropped, seed 0) of 10^2 .. 10^7 vertices on the GPU and 10^2 .. 10^6 on
@@ -9,7 +9,7 @@ the CPU (10^2 .. 10^4 with ``--size tiny``); per size the median time of semirin
 (direction-optimizing) BFS on each device, the fused GPU engine, scipy and cupyx as plain
 baselines, and which of push / pull / edge wins.
 
-A second table compares the seed notes' BFS strategies (``bfs(..., strategy=name)``: vertex-
+A second table compares the named BFS strategies (``bfs(..., strategy=name)``: vertex-
 centric push without a frontier, pull, edge-centric, atomic and privatized frontier queues,
 the single-block multi-level kernel, degree buckets, node splitting) on each device, over the
 same graphs and roots, each validated like the rows above, with the winner per size and the
@@ -28,7 +28,7 @@ from . import bfs, graphs
 from .runner import System, label, run_system
 from .timing import graph500_roots
 
-#: The seed notes' numbers (ms): vertices -> (vertex-centric CPU, GPU, optimized GPU,
+#: The reference numbers (ms): vertices -> (vertex-centric CPU, GPU, optimized GPU,
 #: edge-centric CPU, GPU, optimized GPU). Their graphs and hardware are not known.
 SEED_NOTES = {100: (0.08, 0.51, 0.99, 0.085, 5.27, 7.28),
               1000: (0.35, 0.56, 2.1, 5.035, 39.13, 12.54),
@@ -151,7 +151,7 @@ def strategy_table(rows):
         by.setdefault(r["graph"], {})[(r["device"], r["system"], r.get("engine"), r.get("direction"))] = r
     k = len(STRATEGIES)
     head = ["graph", "n", "levels"] + [c[0] for c in STRATEGY_COLUMNS] + ["CPU winner", "GPU winner"]
-    out = ["", "## Seed-note BFS strategies (`bfs(strategy=...)`), median ms over the same roots", "",
+    out = ["", "## Named BFS strategies (`bfs(strategy=...)`), median ms over the same roots", "",
            "| " + " | ".join(head) + " |", "|" + "|".join("---" for _ in head) + "|"]
     launch_lines = []
     for graph, cells in by.items():
@@ -175,7 +175,7 @@ def strategy_table(rows):
 
 
 def table(rows):
-    """Markdown lines: the comparison table (one line per size) and the seed notes' numbers."""
+    """Markdown lines: the comparison table (one line per size) and the reference numbers."""
     by = {}
     for r in rows:
         by.setdefault(r["graph"], {})[(r["device"], r["system"], r.get("engine"), r.get("direction"))] = r

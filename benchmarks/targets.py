@@ -1,4 +1,4 @@
-"""The performance targets of issue 5, evaluated on a suite's rows: met, not met, or not
+"""The performance targets of the GPU suite, evaluated on a suite's rows: met, not met, or not
 measured (the graph or the system is not in this run).
 
 GPU targets are judged on the best validated semiring GPU row of the graph (any engine and

@@ -1,4 +1,4 @@
-"""benchmarks.algorithms (the issue-7 algorithm timings): the quick run validates every row on
+"""benchmarks.algorithms (the graph algorithm timings): the quick run validates every row on
 the CPU; one failing algorithm, a wrong answer, a time limit or missing data is reported in its
 row while the others run; the oracles reject wrong answers and agree with networkx."""
 
@@ -50,7 +50,7 @@ def test_quick_cpu_run_validates_every_row(tmp_path, shared_data, capsys):
                                               "triangle_count", "minimum_spanning_forest", "floyd_warshall",
                                               "all_pairs_shortest_paths", "betweenness_centrality", "louvain",
                                               "modularity", "partition", "kernighan_lin_bisection", "coloring"}
-    assert md.startswith("# semiring: issue-7 algorithm timings (cpu, quick)")
+    assert md.startswith("# semiring: graph algorithm timings (cpu, quick)")
     assert "| triangle_count | method=burkhardt | karate | 34 | 156 |" in md and "45 triangles (scipy 45)" in md
     assert doc["meta"]["command"].startswith("python -m benchmarks.algorithms --device cpu --quick")
     out = capsys.readouterr().out

@@ -67,13 +67,13 @@ def test_seed_table_tiny_command_line(tmp_path):
     cpu = [r for r in rows if r["system"] == "semiring cpu" and r["engine"] == "algebra"]
     assert len(cpu) == 12 and all(r["validated"] for r in cpu)
     assert "Vertex-centric (push, pull) vs edge-centric (edge)" in md and "| uniform 10^4 | 10,000 |" in md
-    # the seed notes' BFS strategies: one validated CPU row per strategy and size, and their table
+    # the named BFS strategies: one validated CPU row per strategy and size, and their table
     strategies = [r for r in rows if r["system"] == "semiring cpu" and (r["engine"] or "").startswith("strategy:")]
     from semiring.algorithms.bfs import STRATEGIES
 
     assert len(strategies) == 3 * len(STRATEGIES)
     assert all(r["validated"] and r["launches"] >= 3 for r in strategies)
-    assert "## Seed-note BFS strategies" in md and "CPU single_block" in md
+    assert "## Named BFS strategies" in md and "CPU single_block" in md
 
 
 def test_gpu_suite_without_gpu_exits_cleanly(tmp_path):

@@ -1,4 +1,4 @@
-"""``bfs(..., strategy=name)``: the seed notes' BFS strategies (NumPy formulations on the CPU)
+"""``bfs(..., strategy=name)``: the named BFS strategies (NumPy formulations on the CPU)
 against scipy.sparse.csgraph on small graphs built to reach their corners: directed and
 undirected, disconnected, isolated sources, self-loops, hubs past the warp / block buckets and
 the node split, frontiers that overflow the single block's and a block's local queue, long

@@ -1,4 +1,4 @@
-"""The distributed BFS model against the committed 2-GPU measurements (issue 8).
+"""The distributed BFS model against the committed 2-GPU measurements.
 
 The model's pull bytes must equal what the runs sent, and the time constants in model.py must
 be the ones a fit of those runs gives (so the docs' predictions rest on the measurements).

@@ -21,7 +21,7 @@ from semiring.backends.gpu import bfs_strategies as gpu_strategies
 
 DEVICES = ["cpu", pytest.param("gpu", marks=pytest.mark.gpu)]
 
-#: The seed-notes cases plus a Kronecker graph (hubs, short), a 2-d grid (long, thin) and an
+#: The reference cases plus a Kronecker graph (hubs, short), a 2-d grid (long, thin) and an
 #: undirected random graph with a few thousand vertices (many blocks per level).
 GRAPHS = dict(CASES)
 GRAPHS["kronecker-10"] = (sr.apply(sr.generators.kronecker(10), sr.unary.one).dup("bool"), (0, 17))

@@ -52,5 +52,5 @@ def test_seed_sssp_tiny_command_line(tmp_path):
         work = {r["engine"]: r["edges_inspected"] for r in strat if r["graph"] == g}
         assert work["strategy:topology"] > 3 * work["strategy:worklist_scan"]
     assert sum(r["system"] == "scipy.sparse.csgraph.dijkstra" and r["validated"] for r in rows) == 3
-    assert "## Seed-note SSSP strategies" in text and "| uniform 10^4 | 10,000 |" in text
+    assert "## Named SSSP strategies" in text and "| uniform 10^4 | 10,000 |" in text
     assert "Work per search" in text and "| uniform 10^4 | CPU |" in text

@@ -15,7 +15,7 @@ a persistent kernel on the GPU (``semiring.backends.gpu.traversal``), and on the
 ``semiring.backends.cpu.traversal``, which runs small levels as scalar loops and large ones
 vectorized, so that a deep, narrow search costs no O(n) work per level.
 
-``strategy=`` selects instead one of the GPU BFS organizations of the seed notes (vertex- and
+``strategy=`` selects instead one of the classic GPU BFS work organizations (vertex- and
 edge-centric sweeps, atomic and privatized frontier queues, a single-block multi-level kernel,
 degree buckets, node splitting; :data:`STRATEGIES`), each its own level-synchronous
 implementation: CuPy RawKernels on a GPU matrix (``semiring.backends.gpu.bfs_strategies``),
@@ -198,7 +198,7 @@ def bfs(A, source, *, parents=False, direction="auto", max_depth=None, determini
         ``engines.CPU_FUSED_MAX_DEGREE``). All give the same levels and trace; parents
         may differ (any valid BFS tree; the same with ``deterministic``).
     strategy : str, optional
-        None (default) runs the engines above. A name runs that seed-notes strategy as its own
+        None (default) runs the engines above. A name runs that strategy as its own
         level-synchronous implementation (GPU: CuPy RawKernels, one level per launch except
         "single_block"; CPU: the same work organization in NumPy); levels equal the engines',
         parents are any valid BFS parents, ``engine`` of the result is ``"strategy:<name>"``,

@@ -1,4 +1,4 @@
-"""The seed notes' BFS strategies in NumPy: the work organization of each GPU kernel of
+"""The named BFS strategies in NumPy: the work organization of each GPU kernel of
 ``semiring.backends.gpu.bfs_strategies``, one vectorized step per kernel launch.
 
 A GPU thread's loop over its edges becomes a gather over the same edges; an ``atomicCAS``

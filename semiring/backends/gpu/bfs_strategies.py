@@ -1,4 +1,4 @@
-"""The seed notes' BFS strategies as CuPy RawKernels, one level-synchronous host loop each.
+"""The named BFS strategies as CuPy RawKernels, one level-synchronous host loop each.
 
 Every strategy keeps a level array (int32, -1 = unvisited) and, with parents, a parent array;
 the host launches one level (or, for ``single_block``, several) at a time and reads back one
