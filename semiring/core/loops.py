@@ -46,7 +46,7 @@ class Recording:
         return f"<Recording {self.device} nodes={self.nodes}>"
 
 
-def record(body, *args, device="gpu"):
+def record(body, *args, device=None):
     """Run ``body(*args)`` once and record it for replays.
 
     Parameters
@@ -58,8 +58,9 @@ def record(body, *args, device="gpu"):
         (nothing runs then).
     *args
         Passed to ``body``.
-    device : {"gpu", "cpu"}, default "gpu"
-        Where the block's objects live. "cpu" (or a GPU without CUDA graph support) gives a
+    device : {"gpu", "cpu"}, optional
+        Where the block's objects live; by default, "gpu" when its first run launched the
+        GPU backend's device kernels. "cpu" (or a GPU without CUDA graph support) gives a
         Recording that calls ``body`` again.
 
     Returns
@@ -82,7 +83,7 @@ def record(body, *args, device="gpu"):
     >>> def step():
     ...     sr.vxm(q, A, sr.semirings.any_pair, mask=~level.S, replace=True, out=q)  # q<!level.S, replace> = q any.pair A
     ...     sr.assign(level, 1, None, mask=q.S, accum=sr.binary.plus)               # level<q.S> += 1
-    >>> rec = sr.record(step, device="cpu")     # runs step once: q = {1}
+    >>> rec = sr.record(step)                   # runs step once: q = {1}
     >>> rec(); q.to_coo()[0].tolist()           # and once more: q = {2}
     [2]
 
@@ -92,8 +93,14 @@ def record(body, *args, device="gpu"):
     """
     if not callable(body):
         raise InvalidValue(f"record: body must be callable; given {type(body).__name__}")
-    dev = _device_of(device, "record")
+    if device is not None:
+        _device_of(device, "record")
+    from ..backends.gpu.launch import launches
+
+    before = launches[0]
     body(*args)
+    ran_kernels = launches[0] != before
+    dev = _device_of(device if device is not None else ("gpu" if ran_kernels else "cpu"), "record")
     graph = None
     if dev == "gpu":
         from ..backends.gpu import recording

@@ -48,6 +48,9 @@ def ptrs(*arrays):
 
 _lock = threading.Lock()
 _launchers = {}
+#: Launches made through :func:`launch` so far (process-wide; tells a block that ran device
+#: kernels from one that did not).
+launches = [0]
 _driver = []
 
 
@@ -84,6 +87,7 @@ def launch(kern, grid, block, args):
     scalars of the kernel's parameter types; the same kinds at every call of one kernel)."""
     import cupy as cp
 
+    launches[0] += 1
     fn = _cu_launch()
     if fn is None:
         kern(grid, block, tuple(np.uint64(0) if a is NULL else (np.uint64(a) if type(a) is Ptr else a)
