@@ -224,7 +224,7 @@ def test_recording_a_host_read_is_refused_with_a_message():
         pytest.skip("CUDA graph conditional nodes need CUDA >= 12.4 and cuda-bindings")
     A, x, y, q, level, s = _operands("gpu")
     with pytest.raises(sr.InvalidValue, match="needs the host"):
-        sr.record(lambda: x.to_coo()[0].get())
+        sr.record(lambda: x.to_coo()[0].get(), device="gpu")
 
 
 @gpu
