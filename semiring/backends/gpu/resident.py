@@ -8,11 +8,15 @@ kind, accumulator, replace, device) and cached by :mod:`.compiler`:
 - ``ewise_add``, ``ewise_mult``, ``apply``, ``select``, ``assign`` and ``extract`` over the
   whole vector: one ``pointwise`` launch computes T and applies the write step
   ``C<M, replace> = accum(C, T)`` (GraphBLAS C API 2.0, 3.5.4) and C's new count;
-- ``mxv``/``vxm``: a ``push`` and a ``pull`` launch that each decide on the device, from the
-  input's and the mask's counts, which of them runs (Beamer, Asanovic, Patterson,
+- ``mxv``/``vxm``: one ``product`` launch that decides on the device, from the input's and
+  the mask's counts (on skewed matrices, from the exact edges of the input's entries, summed
+  by an ``estimate`` launch), whether to push or pull (Beamer, Asanovic, Patterson,
   "Direction-optimizing breadth-first search", SC 2012; Yang, Buluc, Owens, "Implementing
   push-pull efficiently in GraphBLAS", ICPP 2018), writing T into a scratch bitmap, then the
-  ``pointwise`` write step, which also returns the scratch to rest.
+  ``pointwise`` write step, which also returns the scratch to rest;
+- ``reduce_scalar``: one ``reduce_all`` launch, then one read of the value.
+
+Launches go through :mod:`.launch` (``cuLaunchKernel`` with a parameter block per kernel).
 
 Each entry point returns ``NotImplemented`` when it cannot compute the operation exactly (a
 Matrix operand, an operator without a CUDA snippet, a cast C would do differently from
