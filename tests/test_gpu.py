@@ -392,6 +392,10 @@ def test_gpu_out_of_memory_is_a_memory_error_and_leaves_inputs_intact():
         pool.set_limit(size=pool.used_bytes())  # every further allocation fails
         with pytest.raises(MemoryError, match="vxm: the GPU ran out of memory"):
             sr.vxm(u, A, sr.semirings.any_pair, out=w, accum=sr.binary.lor, direction="push")
+        # (the failed product's temporaries went back to the pool as free blocks: release them,
+        # so that the next allocation needs the device again)
+        pool.free_all_blocks()
+        pool.set_limit(size=pool.used_bytes())
         with pytest.raises(MemoryError, match="ewise_add: the GPU ran out of memory"):
             sr.ewise_add(u, w, sr.binary.lor)  # (a new result: three device arrays)
     finally:

@@ -91,13 +91,25 @@ def _distribution(v, n, device, name, what):
 
 
 def _uniform(n, device):
-    return Vector.from_dense(np.full(n, 1.0 / n), device=device)
+    x = Vector(n, "float64", device=device)
+    # x(:) = 1/n   (made where it lives: no transfer)
+    _core.assign(x, 1.0 / n, None)
+    return x
 
 
 def _links(G, weighted, what):
-    """(W', d): the transposed link matrix and the out-degree (pattern) or out-weight of every
-    vertex that has a positive one (float64, absent at the dangling vertices). Cached on G."""
-    return G.cached(("pagerank", weighted), lambda: _build_links(G, weighted, what))
+    """(W', d, sink): the transposed link matrix, the out-degree (pattern) or out-weight of
+    every vertex that has a positive one (float64, absent at the dangling vertices), and the
+    dangling vertices (bool, true). Cached on G."""
+    return G.cached(("pagerank", weighted), lambda: _with_sinks(*_build_links(G, weighted, what)))
+
+
+def _with_sinks(WT, d):
+    sink = Vector(d.size, "bool", device=d.device)
+    # sink<!d.S> = true   (the dangling vertices)
+    _core.assign(sink, True, None, mask=~d.S)
+    sink.nvals  # noqa: B018  (read once here, so that every call knows it without a read)
+    return WT, d, sink
 
 
 def _build_links(G, weighted, what):
@@ -199,12 +211,10 @@ def pagerank(A, *, alpha=0.85, personalization=None, max_iter=100, tol=1e-6, wei
         return Vector(0, "float64", device=device)
     p = _uniform(n, device) if p is None else p
     x = _uniform(n, device) if x is None else x
-    WT, d = _links(G, weighted, what)
+    WT, d, sink = _links(G, weighted, what)
     product = semiring.plus_times if weighted else semiring.plus_second
     # scale = alpha ./ d   (at the vertices with out-links)
     scale = _core.apply(d, binary.div, left=alpha)
-    # sink<!d.S> = true   (the dangling vertices)
-    sink = _core.apply(Vector.from_dense(np.ones(n, dtype=bool), device=device), unary.identity, mask=~d.S)
     for _ in range(max_iter):
         # w = x .* scale   (alpha times each vertex's rank share per link)
         w = _core.ewise_mult(x, scale, binary.times)

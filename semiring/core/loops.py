@@ -95,10 +95,11 @@ def record(body, *args, device=None):
         raise InvalidValue(f"record: body must be callable; given {type(body).__name__}")
     if device is not None:
         _device_of(device, "record")
-    from ..backends.gpu.launch import launches
+    from ..backends.gpu.launch import before_recording, launches
 
     before = launches[0]
-    body(*args)
+    with before_recording():
+        body(*args)
     ran_kernels = launches[0] != before
     dev = _device_of(device if device is not None else ("gpu" if ran_kernels else "cpu"), "record")
     graph = None
@@ -166,7 +167,13 @@ def while_nonempty(u, body, *, max_iterations=None):
     it = Scalar(0, "int64", device=u.device)
     if limit == 0 or not u.nvals:
         return it
-    _eager_step(u, body, it, 1)
+    if u.device == "gpu" and limit > 1:
+        from ..backends.gpu.launch import before_recording
+
+        with before_recording():
+            _eager_step(u, body, it, 1)
+    else:
+        _eager_step(u, body, it, 1)
     if u.device == "gpu" and limit > 1:
         from ..backends.gpu import recording
 

@@ -186,9 +186,13 @@ def _matvec(what, A, u, semiring, mask, accum, replace, out, direction, trace, i
     mask, accum = _write.prepare(out, (n_out,), mask, accum, replace, what)
     if A.device == "gpu" and trace is None:
         # on the device from end to end: direction, product and write step (no host read)
-        from ..backends.gpu import resident
+        from ..backends.gpu import cusparse, resident
 
-        w = resident.matvec(A, u, s, resident.WriteStep(out, mask, accum, replace), direction, is_vxm)
+        write = resident.WriteStep(out, mask, accum, replace)
+        # arithmetic semirings by cuSPARSE SpMV where it is exact, the resident kernels otherwise
+        w = cusparse.matvec(A, u, s, write, direction, is_vxm)
+        if w is NotImplemented:
+            w = resident.matvec(A, u, s, write, direction, is_vxm)
         if w is not NotImplemented:
             return w
     k = _kernels(A)

@@ -10,6 +10,7 @@ types. Where the driver library cannot be loaded, CuPy's launch is used.
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import threading
 
@@ -32,6 +33,25 @@ class Ptr(int):
 
 
 _recording = threading.local()
+
+
+@contextlib.contextmanager
+def before_recording():
+    """Mark the eager run that comes before a recording on this thread (``record``,
+    ``while_nonempty``): operations then take the paths a CUDA graph can capture, so that the
+    recording finds their kernels compiled and their scratch allocated."""
+    before = getattr(_recording, "soon", False)
+    _recording.soon = True
+    try:
+        yield
+    finally:
+        _recording.soon = before
+
+
+def capturable_only():
+    """Whether operations must take capturable paths now: a recording is being made on this
+    thread, or its eager run is (:func:`before_recording`)."""
+    return getattr(_recording, "keep", None) is not None or getattr(_recording, "soon", False)
 
 
 def hold(owner):

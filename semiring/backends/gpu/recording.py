@@ -158,7 +158,10 @@ def record(fn, what="record"):
 def nodes_per_call(fn):
     """The number of graph nodes (kernel launches and memsets) one call of ``fn()`` records;
     ``fn`` is run once eagerly first. Raises InvalidValue if ``fn`` reads from the device."""
-    fn()
+    from .launch import before_recording
+
+    with before_recording():
+        fn()
     return record(fn, "nodes_per_call").nodes
 
 
