@@ -320,3 +320,37 @@ def test_reduce_scalar_is_one_kernel_and_one_read(monoid, dtype):
             np.testing.assert_allclose(got, want)
         else:
             assert got == want and np.asarray(got).dtype == np.asarray(want).dtype
+
+
+@gpu
+@pytest.mark.parametrize("semiring", ["plus_times", "min_plus", "max_second", "any_pair", "lor_land", "min_first"])
+@pytest.mark.parametrize("mask_kind", [None, "~S", "V"])
+def test_pull_of_heavy_rows_by_blocks_matches_the_cpu(semiring, mask_kind):
+    """Rows of 1,024 edges and more (a web graph's hubs) are pulled by a block each, the rest
+    by warps or threads: the same results as the CPU, with and without early exit."""
+    from semiring.backends.gpu import resident
+
+    rng = np.random.default_rng(21)
+    n = 6000
+    rows = [np.full(d, r) for r, d in ((5, 5000), (17, resident.PULL_HEAVY), (18, resident.PULL_HEAVY - 1),
+                                      (4000, 2500))]
+    cols = [rng.choice(n, size=r.size, replace=False) for r in rows]
+    extra = rng.choice(n * n, size=60000, replace=False)
+    I = np.concatenate(rows + [extra // n])
+    J = np.concatenate(cols + [extra % n])
+    keys = np.unique(I * n + J)
+    vals = rng.integers(-5, 9, keys.size).astype(np.float64)
+    for low_degree in (False, True):
+        got = []
+        for device in ("cpu", "gpu"):
+            A = sr.Matrix.from_coo(keys // n, keys % n, vals, nrows=n, ncols=n, device=device)
+            if low_degree:  # (a mean degree below 8: threads for the light rows)
+                A = sr.select(A, sr.indexunary.rowle, 1000)
+            u = _vec(np.random.default_rng(3), n, 0.3, "float64", device)
+            m = _vec(np.random.default_rng(4), n, 0.5, "int64", device)
+            mask = None if mask_kind is None else {"~S": ~m.S, "V": m.V}[mask_kind]
+            s = getattr(sr.semirings, semiring)
+            if semiring == "lor_land":
+                A, u = A.dup("bool"), u.dup("bool")
+            got.append(sr.mxv(A, u, s, mask=mask, direction="pull"))
+        _same(*got, any_value=semiring == "any_pair")

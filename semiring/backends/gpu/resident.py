@@ -471,13 +471,18 @@ _DIRECTIONS = {"auto": 0, "push": 1, "pull": 2}
 #: u's entries with this many edges or more are pushed by the whole grid, the others by warps.
 HEAVY = 8192
 
+#: Rows with this many edges or more are pulled by a block each, the others by groups of lanes
+#: (``_row_lanes``): a warp alone on a web graph's largest rows (10**4 edges and more) would
+#: leave the rest of the grid waiting.
+PULL_HEAVY = 1024
+
 
 class _Product:
-    __slots__ = ("kern", "estimate", "code", "tz", "rest", "write", "warp")
+    __slots__ = ("kern", "estimate", "code", "tz", "rest", "write", "lanes")
 
-    def __init__(self, kern, estimate, code, tz, rest, write, warp):
+    def __init__(self, kern, estimate, code, tz, rest, write, lanes):
         self.kern, self.estimate, self.code, self.tz, self.rest = kern, estimate, code, tz, rest
-        self.write, self.warp = write, warp
+        self.write, self.lanes = write, lanes
 
 
 #: A matrix whose largest row has this many times its mean degree (or HEAVY edges) is skewed.
@@ -495,6 +500,35 @@ def _skewed(M):
         top = _host.read_int((rp[1:] - rp[:-1]).max()) if rp.shape[0] > 1 else 0
         entry = (M._version, top >= HEAVY or top > SKEW * max(M.nvals / max(M._nrows, 1), 1.0))
         M._resident_skew = entry
+    return entry[1]
+
+
+def _row_lanes(mean_degree):
+    """Lanes that pull one row together: 1 below a mean degree of 4, else the power of two at
+    or above the mean, up to a warp (32)."""
+    if mean_degree < 4:
+        return 1
+    lanes = 4
+    while lanes < 32 and lanes < mean_degree:
+        lanes *= 2
+    return lanes
+
+
+def _heavy_rows(M):
+    """(address, count) of the rows of M with PULL_HEAVY edges or more, listed once per content
+    of M (one read of the largest degree, one more of the count when there are some)."""
+    entry = getattr(M, "_resident_heavy", None)
+    if entry is None or entry[0] != M._version:
+        cp = _cp()
+        rp = M._rowptr
+        deg = rp[1:] - rp[:-1] if rp.shape[0] > 1 else None
+        rows = None
+        if deg is not None and _host.read_int(deg.max()) >= PULL_HEAVY:
+            rows = cp.flatnonzero(deg >= PULL_HEAVY).astype(np.int64)
+        value = (_device().dummy_ptr, np.int64(0)) if rows is None else (ptrs(rows)[0], np.int64(rows.shape[0]))
+        entry = (M._version, value, rows)
+        M._resident_heavy = entry
+    hold(entry)
     return entry[1]
 
 
@@ -535,13 +569,13 @@ def matvec(A, u, semiring, write, direction, is_vxm):
     if n_in > MAX_SIZE or n_out > MAX_SIZE:
         return NotImplemented
     nnz = A.nvals
-    warp = nnz >= 8 * max(n_out, 1)
+    lanes = _row_lanes(nnz / max(n_out, 1))
     B = (A if is_vxm else A.T) if code in (0, 1) else None
     P = (A.T if is_vxm else A) if code in (0, 2) else None
     shapes = tuple(None if M is None else (M._rowptr.dtype, M._indices.dtype) for M in (B, P))
     skewed = B is not None and _skewed(B)
-    key = ("matvec", semiring, A._dtype, u._dtype, is_vxm, code, warp, skewed, shapes, write.key())
-    plan = _plan(key, lambda: _matvec_plan(A, u, semiring, write, code, is_vxm, warp, skewed, B, P))
+    key = ("matvec", semiring, A._dtype, u._dtype, is_vxm, code, lanes, skewed, shapes, write.key())
+    plan = _plan(key, lambda: _matvec_plan(A, u, semiring, write, code, is_vxm, lanes, skewed, B, P))
     if plan is None:
         return NotImplemented
     tp, tv = _scratch_for(n_out, plan.tz, plan.rest)
@@ -556,15 +590,16 @@ def matvec(A, u, semiring, write, direction, is_vxm):
     if plan.estimate is not None:  # the edges of u's entries (the direction) and its heavy entries
         est, heavy = _estimate_scratch(nnz)
         launch(plan.estimate, *dev.grid(n_in), (np.int64(n_in), b[0], present, est, heavy))
-    threads = max(n_in if pushes else 0, n_out * (32 if warp else 1) if plan.code in (0, 2) else 0)
+    heavy_rows, n_heavy = _heavy_rows(P) if plan.code in (0, 2) else (dummy, np.int64(0))
+    threads = max(n_in if pushes else 0, n_out * lanes if plan.code in (0, 2) else 0)
     launch(plan.kern, *dev.grid(threads), (np.int64(n_in), np.int64(n_out), *b, *p, present, dense, ucnt, est,
                                            heavy, mp, mv, mcnt, tp, tv, np.float64(nnz / max(n_in, 1)),
-                                           np.float64(nnz / max(n_out, 1))))
+                                           np.float64(nnz / max(n_out, 1)), heavy_rows, n_heavy))
     # the write step reads T and puts the scratch back at rest
     return _launch_pointwise(plan.write, n_out, write, x=(tp, tv))
 
 
-def _matvec_plan(A, u, semiring, write, code, is_vxm, warp, skewed, B, P):
+def _matvec_plan(A, u, semiring, write, code, is_vxm, lanes, skewed, B, P):
     from ..gpu import products as _products
 
     m, f = semiring.monoid, semiring.multiply
@@ -593,8 +628,8 @@ def _matvec_plan(A, u, semiring, write, code, is_vxm, warp, skewed, B, P):
     d = dict(PRODUCT=1, TZ=_ctype(tz), TIN=_ctype(tin), TU=_ctype(du), TA=_ctype(da), TM=mk["TM"],
              MASK=mk["MASK"], MCOMP=mk["MCOMP"], MULT=f"({f.cuda})",
              MONOID="(y)" if m.is_any else f"({m.op.cuda})", IS_ANY=int(m.is_any), IS_VXM=int(is_vxm),
-             DIRECTION=code, PULL_BIAS=repr(float(PULL_BIAS)), COMBINE=combine or ";", ROW_WARP=int(warp),
-             HEAVY=HEAVY, ESTIMATE=int(skewed),
+             DIRECTION=code, PULL_BIAS=repr(float(PULL_BIAS)), COMBINE=combine or ";", ROW_LANES=lanes,
+             HEAVY=HEAVY, PULL_HEAVY=PULL_HEAVY, ESTIMATE=int(skewed),
              HAS_TERMINAL=int(term is not None), TERMINAL=_literal(term, tz))
     for name, M in (("B", B), ("P", P)):
         M = M if M is not None else A
@@ -605,7 +640,7 @@ def _matvec_plan(A, u, semiring, write, code, is_vxm, warp, skewed, B, P):
                              never_nan=never_nan, reset_x=rest)
     if kern is None or wplan is None or (skewed and code in (0, 1) and est is None):
         return None
-    return _Product(kern, est, code, tz, np.asarray(rest, dtype=tz), wplan, warp)
+    return _Product(kern, est, code, tz, np.asarray(rest, dtype=tz), wplan, lanes)
 
 
 def _literal(value, dtype):

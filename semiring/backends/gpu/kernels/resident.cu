@@ -6,8 +6,10 @@
 //            (published by the last block: no memset before the launch).
 // product:   T = A (+).(x) u in one launch that takes its direction on the device (DIRECTION 0)
 //            from the input's and the mask's counts:
-//   pull:    T(r) = (+) over k of A(r,k) (x) u(k), one warp (ROW_WARP) or thread per row the
-//            mask allows, stopping at the monoid's terminal value;
+//   pull:    T(r) = (+) over k of A(r,k) (x) u(k), one block per row of PULL_HEAVY edges or
+//            more, a group of ROW_LANES lanes (a power of two up to a warp, near the mean
+//            degree; 1: a thread) per other row the mask allows, stopping at the monoid's
+//            terminal value;
 //   push:    T(j) (+)= u(k) (x) A(k,j) for every k present in u: each warp takes 32 positions of
 //            u's bitmap and expands their rows together (lanes over edges), combining into T
 //            with the monoid's atomic.
@@ -19,7 +21,7 @@
 // ACCUM_OP (in x, y of type TAI, giving TAO), REPLACE, OLD; for the products TIN, MULT (in x,
 // y, i, j, k), MONOID (in x, y), IS_ANY, HAS_TERMINAL, TERMINAL, COMBINE (a statement
 // combining z into T at j), IS_VXM, DIRECTION (0 device-chosen, 1 push, 2 pull), PULL_BIAS,
-// ROW_WARP, TA, and the index types of the rows pushed (BPT, BXT) and pulled (PPT, PXT).
+// ROW_LANES, PULL_HEAVY, TA, and the index types of the rows pushed (BPT, BXT) and pulled (PPT, PXT).
 #include "common.cuh"
 
 #ifndef MASK
@@ -138,23 +140,27 @@ __device__ __forceinline__ bool done(bool found, TZ acc) {
 #endif
 }
 
-template <typename T> __device__ __forceinline__ T shfl_down(T v, int o) {
-    return __shfl_down_sync(0xffffffffu, v, o);
+// Shuffles of any value type, within groups of `width` lanes (`mask`: the lanes of the group).
+#define FULL_MASK 0xffffffffu
+template <typename T> __device__ __forceinline__ T shfl_down(T v, int o, unsigned m = FULL_MASK, int w = 32) {
+    return __shfl_down_sync(m, v, o, w);
 }
-template <> __device__ __forceinline__ bool shfl_down<bool>(bool v, int o) {
-    return (bool)__shfl_down_sync(0xffffffffu, (int)v, o);
+template <> __device__ __forceinline__ bool shfl_down<bool>(bool v, int o, unsigned m, int w) {
+    return (bool)__shfl_down_sync(m, (int)v, o, w);
 }
-template <> __device__ __forceinline__ signed char shfl_down<signed char>(signed char v, int o) {
-    return (signed char)__shfl_down_sync(0xffffffffu, (int)v, o);
+template <> __device__ __forceinline__ signed char shfl_down<signed char>(signed char v, int o, unsigned m, int w) {
+    return (signed char)__shfl_down_sync(m, (int)v, o, w);
 }
-template <> __device__ __forceinline__ unsigned char shfl_down<unsigned char>(unsigned char v, int o) {
-    return (unsigned char)__shfl_down_sync(0xffffffffu, (unsigned)v, o);
+template <> __device__ __forceinline__ unsigned char shfl_down<unsigned char>(unsigned char v, int o, unsigned m,
+                                                                             int w) {
+    return (unsigned char)__shfl_down_sync(m, (unsigned)v, o, w);
 }
-template <> __device__ __forceinline__ short shfl_down<short>(short v, int o) {
-    return (short)__shfl_down_sync(0xffffffffu, (int)v, o);
+template <> __device__ __forceinline__ short shfl_down<short>(short v, int o, unsigned m, int w) {
+    return (short)__shfl_down_sync(m, (int)v, o, w);
 }
-template <> __device__ __forceinline__ unsigned short shfl_down<unsigned short>(unsigned short v, int o) {
-    return (unsigned short)__shfl_down_sync(0xffffffffu, (unsigned)v, o);
+template <> __device__ __forceinline__ unsigned short shfl_down<unsigned short>(unsigned short v, int o, unsigned m,
+                                                                               int w) {
+    return (unsigned short)__shfl_down_sync(m, (unsigned)v, o, w);
 }
 
 #endif
@@ -233,36 +239,103 @@ __device__ __forceinline__ TZ multiply(const TA a, const TU u, i64 r, i64 k) {
     return (TZ)(MULT);
 }
 
-// Pull: rows r of A (the operand's rows for mxv, its transpose's for vxm) the mask allows.
+// Pull of the heavy rows (PULL_HEAVY edges or more, listed by the host once per matrix): a
+// block per row, each thread folding UNROLL_PULL terms per pass with their loads issued
+// together, the block stopping as one at the monoid's terminal value; then a warp and a block
+// fold of the (found, value) pairs.
+#ifndef UNROLL_PULL
+#define UNROLL_PULL 4
+#endif
 template <typename PT, typename XT>
-__device__ __forceinline__ void pull(i64 n_out, const PT* indptr, const XT* indices, const TA* avals,
-        const bool* upresent, const TU* udense, const bool* mp, const TM* mv, bool* tp, TZ* tv) {
-#if ROW_WARP
-    int lane = threadIdx.x & 31;
-    i64 warp = ((i64)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
-    i64 nwarps = ((i64)gridDim.x * blockDim.x) >> 5;
-    for (i64 r = warp; r < n_out; r += nwarps) {
-        if (!allowed_at(r, mp, mv)) continue;
+__device__ __forceinline__ void pull_heavy(const PT* indptr, const XT* indices, const TA* avals,
+        const bool* upresent, const TU* udense, const bool* mp, const TM* mv, bool* tp, TZ* tv,
+        const i64* rows, i64 nrows) {
+    __shared__ TZ wa[32];
+    __shared__ bool wf[32];
+    const int lane = threadIdx.x & 31, w = threadIdx.x >> 5, nw = blockDim.x >> 5;
+    for (i64 h = blockIdx.x; h < nrows; h += gridDim.x) {
+        const i64 r = rows[h];
+        if (!allowed_at(r, mp, mv)) continue;  // (the same for the whole block)
         bool found = false;
         TZ acc = (TZ)0;
-        for (i64 base = indptr[r]; base < (i64)indptr[r + 1]; base += 32) {
-            i64 p = base + lane;
-            if (p < (i64)indptr[r + 1]) {
-                i64 k = indices[p];
-                if (upresent[k]) fold(found, acc, true, multiply(avals[p], udense[k], r, k));
+        const i64 lo = (i64)indptr[r], hi = (i64)indptr[r + 1];
+        // (every thread of the block makes the same passes: the stop is a block barrier)
+        for (i64 base = lo; base < hi; base += UNROLL_PULL * (i64)blockDim.x) {
+            i64 ks[UNROLL_PULL];
+#pragma unroll
+            for (int u = 0; u < UNROLL_PULL; ++u) {
+                const i64 p = base + threadIdx.x + u * (i64)blockDim.x;
+                ks[u] = p < hi ? (i64)indices[p] : -1;
             }
-            if (__any_sync(0xffffffffu, done(found, acc))) break;
+#pragma unroll
+            for (int u = 0; u < UNROLL_PULL; ++u) {
+                const i64 p = base + threadIdx.x + u * (i64)blockDim.x;
+                if (ks[u] >= 0 && upresent[ks[u]]) fold(found, acc, true, multiply(avals[p], udense[ks[u]], r, ks[u]));
+            }
+#if IS_ANY || HAS_TERMINAL
+            if (__syncthreads_or(done(found, acc))) break;
+#endif
         }
         for (int o = 16; o > 0; o >>= 1) {
             bool f2 = shfl_down(found, o);
             TZ z = shfl_down(acc, o);
             fold(found, acc, f2, z);
         }
+        if (lane == 0) { wf[w] = found; wa[w] = acc; }
+        __syncthreads();
+        if (threadIdx.x == 0) {
+            bool bf = false;
+            TZ b = (TZ)0;
+            for (int i = 0; i < nw; ++i) fold(bf, b, wf[i], wa[i]);
+            if (bf) { tp[r] = true; tv[r] = b; }
+        }
+        __syncthreads();
+    }
+}
+
+// Pull: rows r of A (the operand's rows for mxv, its transpose's for vxm) the mask allows;
+// rows of PULL_HEAVY edges or more are the heavy pull's (a block each).
+template <typename PT, typename XT>
+__device__ __forceinline__ void pull(i64 n_out, const PT* indptr, const XT* indices, const TA* avals,
+        const bool* upresent, const TU* udense, const bool* mp, const TM* mv, bool* tp, TZ* tv,
+        const i64* heavy_rows, i64 n_heavy) {
+    if (n_heavy) pull_heavy<PT, XT>(indptr, indices, avals, upresent, udense, mp, mv, tp, tv, heavy_rows, n_heavy);
+#if ROW_LANES > 1
+    // a group of ROW_LANES lanes per row (a power of two near the mean degree, up to a warp):
+    // the groups of a warp walk different rows at once, so their loads overlap
+    const int lane = threadIdx.x & (ROW_LANES - 1);
+#if ROW_LANES == 32
+    const unsigned gmask = FULL_MASK;
+#else
+    const unsigned gmask = ((1u << ROW_LANES) - 1u) << ((threadIdx.x & 31) & ~(ROW_LANES - 1));
+#endif
+    const i64 group = ((i64)blockIdx.x * blockDim.x + threadIdx.x) / ROW_LANES;
+    const i64 ngroups = ((i64)gridDim.x * blockDim.x) / ROW_LANES;
+    for (i64 r = group; r < n_out; r += ngroups) {
+        if (!allowed_at(r, mp, mv) || (n_heavy && (i64)indptr[r + 1] - (i64)indptr[r] >= PULL_HEAVY)) continue;
+        bool found = false;
+        TZ acc = (TZ)0;
+        const i64 hi = (i64)indptr[r + 1];
+        for (i64 base = indptr[r]; base < hi; base += ROW_LANES) {
+            i64 p = base + lane;
+            if (p < hi) {
+                i64 k = indices[p];
+                if (upresent[k]) fold(found, acc, true, multiply(avals[p], udense[k], r, k));
+            }
+#if IS_ANY || HAS_TERMINAL
+            if (__any_sync(gmask, done(found, acc))) break;
+#endif
+        }
+        for (int o = ROW_LANES / 2; o > 0; o >>= 1) {
+            bool f2 = shfl_down(found, o, gmask, ROW_LANES);
+            TZ z = shfl_down(acc, o, gmask, ROW_LANES);
+            fold(found, acc, f2, z);
+        }
         if (lane == 0 && found) { tp[r] = true; tv[r] = acc; }
     }
 #else
     GRID_STRIDE(r, n_out) {
-        if (!allowed_at(r, mp, mv)) continue;
+        if (!allowed_at(r, mp, mv) || (n_heavy && (i64)indptr[r + 1] - (i64)indptr[r] >= PULL_HEAVY)) continue;
         bool found = false;
         TZ acc = (TZ)0;
         for (i64 p = indptr[r]; p < (i64)indptr[r + 1]; ++p) {
@@ -354,11 +427,12 @@ extern "C" __global__ void product(i64 n_in, i64 n_out,
         const BPT* b_indptr, const BXT* b_indices, const TA* b_vals,
         const PPT* p_indptr, const PXT* p_indices, const TA* p_vals,
         const bool* upresent, const TU* udense, const i64* ucount, const i64* est, const i64* heavy,
-        const bool* mp, const TM* mv, const i64* mcount, bool* tp, TZ* tv, double in_degree, double out_degree) {
+        const bool* mp, const TM* mv, const i64* mcount, bool* tp, TZ* tv, double in_degree, double out_degree,
+        const i64* heavy_rows, i64 n_heavy) {
     if (push_wins(ucount, est, mcount, n_out, in_degree, out_degree))
         push(n_in, b_indptr, b_indices, b_vals, upresent, udense, mp, mv, tp, tv, est, heavy);
     else
-        pull(n_out, p_indptr, p_indices, p_vals, upresent, udense, mp, mv, tp, tv);
+        pull(n_out, p_indptr, p_indices, p_vals, upresent, udense, mp, mv, tp, tv, heavy_rows, n_heavy);
 }
 #endif
 
