@@ -30,43 +30,12 @@ from ..array import products as _generic
 from ..array.products import mxm  # no kernel of its own: the array layer's expansion on CuPy
 from ..array.sparse import ragged_arange
 from .compiler import ctype, kernel
+from .snippets import CAS, combine, exact
 
 __all__ = ["ENABLED", "supports", "mxv", "vxm", "edge", "mxm"]
 
 #: Use the fast kernels (False sends every product to the generic path: for comparisons).
 ENABLED = True
-
-_CAS = {4: "unsigned int", 8: "unsigned long long"}
-
-
-#: Monoids with a hardware atomic per output type: (monoid, dtype) -> CUDA function and the
-#: pointer/value type it takes. int64 plus goes through the unsigned 64-bit atomicAdd (two's
-#: complement sums are the same bits).
-_NATIVE = {("plus", "int32"): ("atomicAdd", "int"), ("plus", "uint32"): ("atomicAdd", "unsigned int"),
-           ("plus", "int64"): ("atomicAdd", "unsigned long long"),
-           ("plus", "uint64"): ("atomicAdd", "unsigned long long"),
-           ("plus", "float32"): ("atomicAdd", "float"), ("plus", "float64"): ("atomicAdd", "double"),
-           ("min", "int32"): ("atomicMin", "int"), ("min", "uint32"): ("atomicMin", "unsigned int"),
-           ("min", "int64"): ("atomicMin", "long long"), ("min", "uint64"): ("atomicMin", "unsigned long long"),
-           ("max", "int32"): ("atomicMax", "int"), ("max", "uint32"): ("atomicMax", "unsigned int"),
-           ("max", "int64"): ("atomicMax", "long long"), ("max", "uint64"): ("atomicMax", "unsigned long long")}
-
-
-_NATIVE_OPS = ("x + y", "min(x, y)", "max(x, y)")
-
-
-def _native_atomic(monoid, tz):
-    """The COMBINE statement with a hardware atomic for this monoid and type, or None."""
-    hit = _NATIVE.get((monoid.op.name, np.dtype(tz).name)) if monoid.op.cuda in _NATIVE_OPS else None
-    if hit is None:
-        return None
-    fn, ct = hit
-    return f"{fn}(({ct}*)&out[jj], ({ct})z);"
-
-
-def _exact(op, dtype):
-    return op.cuda is not None and not (op.name in ("div", "rdiv") and np.dtype(dtype).kind in "biu")
-
 
 def supports(semiring, da, du, push):
     """True if the fast kernels compute this product exactly."""
@@ -75,10 +44,10 @@ def supports(semiring, da, du, push):
     m, f = semiring.monoid, semiring.multiply
     tin = f.input_dtype(da, du) if not f.positional else np.dtype(np.int64)
     tz = semiring.output_dtype(da, du)
-    if not (_exact(f, tin) and (m.is_any or _exact(m.op, tz))):
+    if not (exact(f, tin) and (m.is_any or exact(m.op, tz))):
         return False
     if push and not m.is_any and not (tz.kind == "b" and m.name in ("lor", "plus", "max")):
-        return tz.itemsize in _CAS
+        return tz.itemsize in CAS
     return True
 
 
@@ -108,21 +77,7 @@ def _defines(kind, semiring, da, du, flip, ipt, ixt):
         return "products_pull.cu", d, tz
     d.update(KIND=push, POS_EXPR="t" if push == "edge" else "pos[t]",
              SOURCE_CHECK="if (!srcpresent[k]) active = false;" if push == "edge" else "")
-    ct = ctype(tz)
-    if m.is_any:
-        combine = "out[jj] = z;"
-    elif tz.kind == "b":  # lor / plus / max on bool: set when true, identity False
-        combine = "if (z) out[jj] = true;"
-    elif _native_atomic(m, tz):
-        # hardware atomics: no compare-and-swap retry loop, which serializes under contention
-        # (a web graph's hub with 10^4 in-links: 200 ms for one plus.second product, against 1 ms)
-        combine = _native_atomic(m, tz)
-    else:
-        w = _CAS[tz.itemsize]
-        combine = (f"{{ {w}* addr = ({w}*)&out[jj]; {w} old = *addr, assumed;"
-                   f" do {{ assumed = old; {ct} x = *({ct}*)&assumed, y = z; {ct} nv = ({ct})({m.op.cuda});"
-                   f" old = atomicCAS(addr, assumed, *({w}*)&nv); }} while (assumed != old); }}")
-    d["COMBINE"] = combine
+    d["COMBINE"] = combine(m, tz, "out[jj]")
     return "products_push.cu", d, tz
 
 

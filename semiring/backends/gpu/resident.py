@@ -35,7 +35,7 @@ from ...core._rowptr import is_hyper
 from ...core.scalar import Scalar
 from ...core.vector import Vector
 from ..direction import ALPHA
-from . import compiler
+from . import compiler, snippets
 from .launch import NULL, Ptr, hold, launch, ptrs
 from .compiler import CTYPE
 
@@ -255,7 +255,7 @@ def _compile(name, defines):
 
 
 def _operator_ok(op, tin):
-    return op.cuda is not None and not (op.name in ("div", "rdiv", "minv") and np.dtype(tin).kind in "biu")
+    return snippets.exact(op, tin)
 
 
 # -- element-wise ----------------------------------------------------------------------------
@@ -419,36 +419,9 @@ def _reduce_plan(x, m, d):
 
 
 # -- products --------------------------------------------------------------------------------
-_CAS = {4: "unsigned int", 8: "unsigned long long"}
-_NATIVE = {("plus", "int32"): ("atomicAdd", "int"), ("plus", "uint32"): ("atomicAdd", "unsigned int"),
-           ("plus", "int64"): ("atomicAdd", "unsigned long long"),
-           ("plus", "uint64"): ("atomicAdd", "unsigned long long"),
-           ("plus", "float32"): ("atomicAdd", "float"), ("plus", "float64"): ("atomicAdd", "double"),
-           ("min", "int32"): ("atomicMin", "int"), ("min", "uint32"): ("atomicMin", "unsigned int"),
-           ("min", "int64"): ("atomicMin", "long long"), ("min", "uint64"): ("atomicMin", "unsigned long long"),
-           ("max", "int32"): ("atomicMax", "int"), ("max", "uint32"): ("atomicMax", "unsigned int"),
-           ("max", "int64"): ("atomicMax", "long long"), ("max", "uint64"): ("atomicMax", "unsigned long long")}
-
-
 def _combine(m, tz):
     """The push kernel's statement combining term ``z`` into ``tv[jj]`` (None: no atomic fits)."""
-    ct = _ctype(tz)
-    if m.is_any:
-        return "tv[jj] = z;"
-    if tz.kind == "b" and m.name in ("lor", "plus", "max"):
-        return "if (z) tv[jj] = true;"
-    if tz.kind == "b" and m.name in ("land", "times", "min"):
-        return "if (!z) tv[jj] = false;"
-    hit = _NATIVE.get((m.op.name, tz.name)) if m.op.cuda in ("x + y", "min(x, y)", "max(x, y)") else None
-    if hit is not None:
-        fn, at = hit
-        return f"{fn}(({at}*)&tv[jj], ({at})z);"
-    w = _CAS.get(tz.itemsize)
-    if w is None:
-        return None
-    return (f"{{ {w}* addr = ({w}*)&tv[jj]; {w} old = *addr, assumed;"
-            f" do {{ assumed = old; {ct} x = *({ct}*)&assumed, y = z; {ct} nv = ({ct})({m.op.cuda});"
-            f" old = atomicCAS(addr, assumed, *({w}*)&nv); }} while (assumed != old); }}")
+    return snippets.combine(m, tz, "tv[jj]")
 
 
 def _scratch_for(n, tz, rest):
