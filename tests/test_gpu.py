@@ -374,20 +374,21 @@ def test_command_line_on_gpu(tmp_path, capsys):
 def test_gpu_out_of_memory_is_a_memory_error_and_leaves_inputs_intact():
     import cupy as cp
 
-    # 2**22 positions: the device kernels' bitmaps and scratch (4 MiB and more each) cannot come
-    # out of the pool's leftover pieces of earlier allocations
-    n = 1 << 22
-    rng = np.random.default_rng(0)
-    A = sr.Matrix.from_coo(rng.integers(0, n, 5000), rng.integers(0, n, 5000), nrows=n, ncols=n, device="gpu",
-                           dup_op=sr.binary.lor)
-    A.T  # noqa: B018  (cached before the limit, so the product itself must allocate)
-    u = sr.Vector.from_dense(np.ones(A.nrows, dtype=bool), device="gpu")
-    # w in its sparse form: the product's device kernels need its bitmap, and their scratch
-    w = sr.Vector.from_coo([3], [True], size=A.nrows, device="gpu")
-    before = [asnumpy(t) for t in w.to_coo()]
-    pool = cp.get_default_memory_pool()
-    old = pool.get_limit()
+    # A pool of its own, so that no free piece left inside another test's chunk can serve an
+    # allocation here; 2**24 positions: the device kernels' bitmaps and scratch (16 MiB each)
+    pool = cp.cuda.MemoryPool()
+    old_allocator = cp.cuda.get_allocator()
+    cp.cuda.set_allocator(pool.malloc)
     try:
+        n = 1 << 24
+        rng = np.random.default_rng(0)
+        A = sr.Matrix.from_coo(rng.integers(0, n, 5000), rng.integers(0, n, 5000), nrows=n, ncols=n, device="gpu",
+                               dup_op=sr.binary.lor)
+        A.T  # noqa: B018  (cached before the limit, so the product itself must allocate)
+        u = sr.Vector.from_dense(np.ones(A.nrows, dtype=bool), device="gpu")
+        # w in its sparse form: the product's device kernels need its bitmap, and their scratch
+        w = sr.Vector.from_coo([3], [True], size=A.nrows, device="gpu")
+        before = [asnumpy(t) for t in w.to_coo()]
         pool.free_all_blocks()
         pool.set_limit(size=pool.used_bytes())  # every further allocation fails
         with pytest.raises(MemoryError, match="vxm: the GPU ran out of memory"):
@@ -398,9 +399,10 @@ def test_gpu_out_of_memory_is_a_memory_error_and_leaves_inputs_intact():
         pool.set_limit(size=pool.used_bytes())
         with pytest.raises(MemoryError, match="ewise_add: the GPU ran out of memory"):
             sr.ewise_add(u, w, sr.binary.lor)  # (a new result: three device arrays)
+        pool.set_limit(size=0)  # (no limit)
+        assert all(np.array_equal(a, asnumpy(b)) for a, b in zip(before, w.to_coo()))
     finally:
-        pool.set_limit(size=old)
-    assert all(np.array_equal(a, asnumpy(b)) for a, b in zip(before, w.to_coo()))
+        cp.cuda.set_allocator(old_allocator)
 
 
 @gpu
