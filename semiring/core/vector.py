@@ -170,8 +170,8 @@ class Vector:
 
     @classmethod
     def _from_resident(cls, dtype, present, dense, count):
-        """A GPU vector in bitmap form whose entry count is the device value ``count`` (one
-        int64); the host learns it only when asked (``nvals``)."""
+        """A GPU vector in bitmap form whose entry count is the device value ``count[0]`` (the
+        count array of ``_resident``); the host learns it only when asked (``nvals``)."""
         out = cls.__new__(cls)
         out._size, out._dtype, out._device = int(present.shape[0]), np.dtype(dtype), "gpu"
         out._sp, out._bm, out._nv, out._fmt = None, (present, dense), None, "bitmap"
@@ -180,11 +180,14 @@ class Vector:
 
     def _resident(self):
         """(present, dense, count) for the GPU kernels that keep vectors on the device: the
-        bitmap form and the entry count as a device int64 (built here once if missing)."""
+        bitmap form and the count array, four device int64 (built here once if missing): the
+        entry count, then the state of the entry list the kernels may keep beside the bitmap
+        (valid, current buffer; ``backends/gpu/resident``), then 0."""
         present, dense = self._bitmap()
         cnt = self._cnt
         if cnt is None:
-            cnt = xp_of(present).full(1, self._nv, dtype=np.int64)
+            cnt = xp_of(present).zeros(4, dtype=np.int64)
+            cnt[0] = self._nv
             self._cnt = cnt
         return present, dense, cnt
 

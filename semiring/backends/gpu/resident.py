@@ -49,9 +49,24 @@ MAX_SIZE = 1 << 31
 #: (``backends.direction.ALPHA``) weighs the two as in direction-optimizing BFS.
 PULL_BIAS = 1.0 / ALPHA
 
+#: Vectors of at least this many positions keep, once an operation writes them in place (or
+#: the host gives their entries), a list of their present positions beside the bitmap: two
+#: int32 buffers of ``size`` each (8 bytes a position). Smaller ones are walked whole.
+LIST_MIN = 1 << 14
+
+#: An operation walks entry lists instead of whole bitmaps when the positions it must visit
+#: (the listed entries of its inputs, and of C where replace or a missing accumulator can
+#: remove some) are at most ``size / LIST_DIV``; the device decides, from the counts.
+LIST_DIV = 32
+
 #: Each launch uses at most this many blocks per multiprocessor (grid-stride loops cover the rest).
 BLOCKS_PER_SM = 8
 _BLOCK = 256
+
+#: The write step's kernel holds about 64 registers a thread: 4 blocks of 256 threads fill a
+#: multiprocessor, so a larger grid would run in two waves (and take twice the tickets of
+#: its count's publish).
+POINTWISE_BLOCKS_PER_SM = 4
 
 _lock = threading.RLock()
 _scratch = {}
@@ -71,18 +86,19 @@ class _Device:
     def __init__(self, cp, index):
         self.sms = cp.cuda.Device(index).attributes["MultiProcessorCount"]
         self.cap = self.sms * BLOCKS_PER_SM
-        self.dummy = cp.zeros(1, dtype=np.uint64)
+        self.dummy = cp.zeros(8, dtype=np.uint64)  # (zeros: also an absent count array, an empty list)
         self.dummy_ptr = Ptr(self.dummy.data.ptr)
         self.local = threading.local()
 
-    def grid(self, threads):
-        return (max(1, min((int(threads) + _BLOCK - 1) // _BLOCK, self.cap)),), (_BLOCK,)
+    def grid(self, threads, per_sm=BLOCKS_PER_SM):
+        return (max(1, min((int(threads) + _BLOCK - 1) // _BLOCK, self.sms * per_sm)),), (_BLOCK,)
 
     def accumulator(self):
-        """Two int64 at rest at zero (a count's sum and the last-block ticket), one per thread."""
+        """Four int64 at rest at zero (a count's sum, the last-block ticket, a list cursor, a
+        flag), one per thread."""
         acc = getattr(self.local, "acc", None)
         if acc is None:
-            arr = _cp().zeros(2, dtype=np.int64)
+            arr = _cp().zeros(4, dtype=np.int64)
             acc = self.local.acc = (arr, Ptr(arr.data.ptr))
         hold(acc)
         return acc[1]
@@ -153,8 +169,28 @@ class WriteStep:
     def key(self):
         """What the kernel's specialization depends on."""
         m = self.mask
-        mk = None if m is None else (m.structural, m.complement, m.parent._dtype, _on_gpu_vector(m.parent))
-        return (None if self.out is None else self.out._dtype, mk, self.accum, self.replace)
+        mk = None if m is None else (m.structural, m.complement, m.parent._dtype, _on_gpu_vector(m.parent),
+                                     m.parent is self.out)
+        return (None if self.out is None else self.out._dtype, mk, self.accum, self.replace, self.list_out())
+
+    def list_out(self):
+        """Whether the result keeps an entry list (an in-place output of LIST_MIN positions)."""
+        return self.out is not None and self.out._size >= LIST_MIN
+
+    def driver(self, x=None):
+        """Which list may stand for the positions this write visits (the kernel's DRIVER):
+        1, x's (T's entries are among x's: apply, select, extract, assign of a vector,
+        ewise_mult, a product's T); 2, the mask's (not complemented: the allowed positions
+        are among its entries); 0, none (the whole bitmap is walked). Lists are walked only
+        where no operand being read is C itself."""
+        m, out = self.mask, self.out
+        if not self.list_out() or (m is not None and m.parent is out):
+            return 0
+        if x is not None and x is not out:
+            return 1
+        if m is not None and not m.complement and _on_gpu_vector(m.parent):
+            return 2
+        return 0
 
     def ok(self, tz, tc, never_nan=False):
         """Can the kernels write T (of dtype ``tz``) into a result of dtype ``tc`` exactly?"""
@@ -190,22 +226,52 @@ class WriteStep:
         return self.mask.parent._resident_ptrs()
 
 
+def _lists(v, create=False):
+    """(buffer 0, buffer 1): the device addresses of ``v``'s entry-list buffers, or dummies
+    where it keeps none. ``create``: allocate them (``v`` is an in-place output of LIST_MIN
+    positions or more). A new count array (new content) starts with its list invalid; where
+    the host holds the entries (sparse form), they are listed at once."""
+    rl = getattr(v, "_rl", None)
+    cnt = v._resident()[2]
+    if rl is None:
+        if not create or v._size < LIST_MIN:
+            d = _device().dummy_ptr
+            return d, d
+        L = _cp().empty((2, v._size), dtype=np.int32)
+        rl = v._rl = [L, ptrs(L[0], L[1]), None]
+    if rl[2] is not cnt:
+        sp = v._sp
+        if sp is not None and sp[0].shape[0] * LIST_DIV <= v._size:
+            nv = sp[0].shape[0]
+            if nv:
+                rl[0][0, :nv] = sp[0]
+            cnt[2] = 0
+            cnt[1] = 1
+        rl[2] = cnt
+    hold(rl)
+    return rl[1]
+
+
 class _Pointwise:
     """A compiled ``pointwise`` kernel and what its launch needs."""
 
-    __slots__ = ("kern", "tc", "reset", "ts")
+    __slots__ = ("kern", "tc", "reset", "ts", "driver", "list_out", "resets")
 
-    def __init__(self, kern, tc, reset, ts):
+    def __init__(self, kern, tc, reset, ts, driver, list_out, resets):
         self.kern, self.tc, self.reset, self.ts = kern, tc, reset, ts
+        self.driver, self.list_out, self.resets = driver, list_out, resets
 
 
-def _build_pointwise(what, term, types, write, tz, never_nan=False, reset_x=None):
+def _build_pointwise(what, term, types, write, tz, never_nan=False, reset_x=None, driver=0):
     """The plan of a pointwise operation: T(i) from ``term`` (a C statement setting ``tp`` and
-    ``tv`` from xp, xv, yp, yv, s, i), then the write step; None if it cannot be exact."""
+    ``tv`` from xp, xv, yp, yv, s, i), then the write step; None if it cannot be exact.
+    ``driver``: :meth:`WriteStep.driver`."""
     tc = np.dtype(write.out._dtype if write.out is not None else tz)
     if not write.ok(tz, tc, never_nan):
         return None
-    d = dict(POINTWISE=1, RESET_X=int(reset_x is not None), **write.defines(tz, tc))
+    list_out = write.list_out()
+    d = dict(POINTWISE=1, RESET_X=int(reset_x is not None), LIST_OUT=int(list_out), DRIVER=driver,
+             **write.defines(tz, tc))
     d.update({k: _ctype(v) for k, v in types.items()})
     d["TERM"] = "{ " + term + " }"
     for k in ("TX", "TY", "TS"):
@@ -214,11 +280,18 @@ def _build_pointwise(what, term, types, write, tz, never_nan=False, reset_x=None
     if kern is None:
         return None
     tx = np.dtype(types.get("TX", "bool"))
-    return _Pointwise(kern, tc, tx.type(0 if reset_x is None else reset_x), np.dtype(types.get("TS", "bool")))
+    return _Pointwise(kern, tc, tx.type(0 if reset_x is None else reset_x), np.dtype(types.get("TS", "bool")),
+                      driver, list_out, reset_x is not None)
+
+
+def _operand(x):
+    """(presence, values, count array, list buffer 0, list buffer 1) of a GPU vector operand."""
+    return x._resident_ptrs() + _lists(x)
 
 
 def _launch_pointwise(plan, n, write, x=None, y=None, scalar=None, thunk=0):
-    """Run a pointwise plan: into ``write.out`` in place, or into a new vector."""
+    """Run a pointwise plan: into ``write.out`` in place, or into a new vector. ``x``, ``y``:
+    (presence, values) or :func:`_operand` tuples (x's list is the driver 1 of the plan)."""
     cp = _cp()
     dev = _device()
     dummy = dev.dummy_ptr
@@ -230,14 +303,19 @@ def _launch_pointwise(plan, n, write, x=None, y=None, scalar=None, thunk=0):
         sptr, sval = scalar._array, plan.ts.type(0)
     else:
         sptr, sval = _NULL, plan.ts.type(scalar)
-    mp, mv, _ = write.mask_args()
+    mp, mv, mh = write.mask_args()
+    ml = _lists(write.mask.parent) if plan.driver == 2 else (dummy, dummy)
+    # x's count array and lists: the driver's, or the product's scratch T (its header goes back to rest)
+    xh, xl0, xl1 = x[2:5] if plan.driver == 1 or plan.resets else (dummy, dummy, dummy)
     out = write.out
     if out is not None:
         cp_, cv, cnt = out._resident_ptrs()
     else:
-        cp_, cv, cnt = cp.empty(n, dtype=bool), cp.empty(n, dtype=plan.tc), cp.empty(1, dtype=np.int64)
-    launch(plan.kern, *dev.grid((n + 3) // 4), (np.int64(n), xp_, xv, yp_, yv, sptr, sval, np.int64(thunk), mp, mv, cp_, cv,
-                                     cnt, dev.accumulator(), plan.reset))
+        cp_, cv, cnt = cp.empty(n, dtype=bool), cp.empty(n, dtype=plan.tc), cp.empty(4, dtype=np.int64)
+    cl = _lists(out, create=True) if plan.list_out else (dummy, dummy)
+    launch(plan.kern, *dev.grid((n + 3) // 4, POINTWISE_BLOCKS_PER_SM), (np.int64(n), xp_, xv, yp_, yv, sptr, sval, np.int64(thunk), mp, mv, cp_, cv,
+                                     cnt, dev.accumulator(), plan.reset, xh, xl0, xl1, mh, *ml, *cl,
+                                     np.int64(n // LIST_DIV)))
     if out is None:
         return Vector._from_resident(plan.tc, cp_, cv, cnt)
     out._wrote_resident()
@@ -263,13 +341,16 @@ def ewise(kind, x, y, f, write):
     """``ewise_add`` (kind "add", the union) or ``ewise_mult`` ("mult", the intersection)."""
     if not (_on_gpu_vector(x) and _on_gpu_vector(y)):
         return NotImplemented
-    plan = _plan(("ewise", kind, f, x._dtype, y._dtype, write.key()), lambda: _ewise_plan(kind, x, y, f, write))
+    driver = write.driver(x if kind == "mult" else None)
+    plan = _plan(("ewise", kind, f, x._dtype, y._dtype, write.key(), driver),
+                 lambda: _ewise_plan(kind, x, y, f, write, driver))
     if plan is None:
         return NotImplemented
-    return _launch_pointwise(plan, x._size, write, x=x._resident_ptrs(), y=y._resident_ptrs())
+    return _launch_pointwise(plan, x._size, write, x=_operand(x) if driver == 1 else x._resident_ptrs(),
+                             y=y._resident_ptrs())
 
 
-def _ewise_plan(kind, x, y, f, write):
+def _ewise_plan(kind, x, y, f, write, driver):
     tin = f.input_dtype(x.dtype, y.dtype)
     tz = f.output_dtype(x.dtype, y.dtype)
     if not (_operator_ok(f, tin) and _castable(x.dtype, tin) and _castable(y.dtype, tin)):
@@ -282,7 +363,7 @@ def _ewise_plan(kind, x, y, f, write):
                 "else if (a) tv = (TZ)xv[i]; else if (b) tv = (TZ)yv[i];")
     else:
         term = f"tp = xp[i] && yp[i]; if (tp) {{ {both} }}"
-    return _build_pointwise(f"ewise_{kind}", term, dict(TX=x.dtype, TY=y.dtype, TIN=tin), write, tz)
+    return _build_pointwise(f"ewise_{kind}", term, dict(TX=x.dtype, TY=y.dtype, TIN=tin), write, tz, driver=driver)
 
 
 def apply(x, f, left, right, thunk, write):
@@ -291,14 +372,15 @@ def apply(x, f, left, right, thunk, write):
         return NotImplemented
     s = left if left is not None else (right if right is not None else (0 if thunk is None else thunk))
     sd = np.asarray(s).dtype
-    plan = _plan(("apply", f, left is not None, x._dtype, sd, write.key()),
-                 lambda: _apply_plan(x, f, left is not None, sd, write))
+    driver = write.driver(x)
+    plan = _plan(("apply", f, left is not None, x._dtype, sd, write.key(), driver),
+                 lambda: _apply_plan(x, f, left is not None, sd, write, driver))
     if plan is None:
         return NotImplemented
-    return _launch_pointwise(plan, x._size, write, x=x._resident_ptrs(), scalar=s)
+    return _launch_pointwise(plan, x._size, write, x=_operand(x) if driver == 1 else x._resident_ptrs(), scalar=s)
 
 
-def _apply_plan(x, f, bound_left, sd, write):
+def _apply_plan(x, f, bound_left, sd, write, driver):
     from ...ops._base import BinaryOp, IndexUnaryOp, UnaryOp
 
     if isinstance(f, UnaryOp):
@@ -309,7 +391,7 @@ def _apply_plan(x, f, bound_left, sd, write):
         if not (ok and _castable(x.dtype, tin)):
             return None
         term = f"tp = xp[i]; if (tp) {{ TIN x = (TIN)xv[i]; tv = (TZ)({f.cuda}); }}"
-        return _build_pointwise("apply", term, dict(TX=x.dtype, TIN=tin), write, tz)
+        return _build_pointwise("apply", term, dict(TX=x.dtype, TIN=tin), write, tz, driver=driver)
     if isinstance(f, BinaryOp):
         tin = f.input_dtype(sd, x.dtype) if bound_left else f.input_dtype(x.dtype, sd)
         tz = f.output_dtype(tin, tin)
@@ -317,12 +399,12 @@ def _apply_plan(x, f, bound_left, sd, write):
             return None
         pair = "(TIN)s, y = (TIN)xv[i]" if bound_left else "(TIN)xv[i], y = (TIN)s"
         term = f"tp = xp[i]; if (tp) {{ TIN x = {pair}; tv = (TZ)({f.cuda}); }}"
-        return _build_pointwise("apply", term, dict(TX=x.dtype, TIN=tin, TS=sd), write, tz)
+        return _build_pointwise("apply", term, dict(TX=x.dtype, TIN=tin, TS=sd), write, tz, driver=driver)
     if isinstance(f, IndexUnaryOp) and f.builtin and sd.kind in "biuf":
         tz = f.output_dtype(x.dtype)
         term = ("tp = xp[i]; if (tp) { TX x = xv[i]; TS thunk = s; i64 j = 0; (void)x; (void)j; (void)thunk; "
                 f"tv = (TZ)({f.cuda}); }}")
-        return _build_pointwise("apply", term, dict(TX=x.dtype, TS=sd), write, tz)
+        return _build_pointwise("apply", term, dict(TX=x.dtype, TS=sd), write, tz, driver=driver)
     return None
 
 
@@ -331,18 +413,20 @@ def select(x, f, thunk, write):
     if not (_on_gpu_vector(x) and f.cuda is not None and f.builtin):
         return NotImplemented
     sd = np.asarray(thunk).dtype
-    plan = _plan(("select", f, x._dtype, sd, write.key()), lambda: _select_plan(x, f, sd, write))
+    driver = write.driver(x)
+    plan = _plan(("select", f, x._dtype, sd, write.key(), driver), lambda: _select_plan(x, f, sd, write, driver))
     if plan is None:
         return NotImplemented
-    return _launch_pointwise(plan, x._size, write, x=x._resident_ptrs(), scalar=thunk)
+    return _launch_pointwise(plan, x._size, write, x=_operand(x) if driver == 1 else x._resident_ptrs(),
+                             scalar=thunk)
 
 
-def _select_plan(x, f, sd, write):
+def _select_plan(x, f, sd, write, driver):
     if f.output_dtype(x.dtype).kind != "b" or sd.kind not in "biuf":
         return None
     term = ("tp = false; if (xp[i]) { TX x = xv[i]; TS thunk = s; i64 j = 0; (void)x; (void)j; (void)thunk; "
             f"tp = (bool)({f.cuda}); tv = (TZ)x; }}")
-    return _build_pointwise("select", term, dict(TX=x.dtype, TS=sd), write, x.dtype)
+    return _build_pointwise("select", term, dict(TX=x.dtype, TS=sd), write, x.dtype, driver=driver)
 
 
 def assign(u, write):
@@ -352,11 +436,12 @@ def assign(u, write):
     if not _on_gpu_vector(out):
         return NotImplemented
     if _on_gpu_vector(u):
-        plan = _plan(("assign", u._dtype, write.key()), lambda: _build_pointwise(
-            "assign", "tp = xp[i]; if (tp) tv = (TZ)xv[i];", dict(TX=u.dtype), write, u.dtype))
+        driver = write.driver(u)
+        plan = _plan(("assign", u._dtype, write.key(), driver), lambda: _build_pointwise(
+            "assign", "tp = xp[i]; if (tp) tv = (TZ)xv[i];", dict(TX=u.dtype), write, u.dtype, driver=driver))
         if plan is None:
             return NotImplemented
-        return _launch_pointwise(plan, out._size, write, x=u._resident_ptrs())
+        return _launch_pointwise(plan, out._size, write, x=_operand(u) if driver == 1 else u._resident_ptrs())
     if isinstance(u, Scalar):
         if u.device != "gpu":
             return NotImplemented
@@ -365,8 +450,9 @@ def assign(u, write):
         sd = np.asarray(u).dtype
     if sd.kind not in "biuf":
         return NotImplemented
-    plan = _plan(("assign scalar", sd, write.key()), lambda: _build_pointwise(
-        "assign", "tp = true; tv = (TZ)s;", dict(TS=sd), write, sd))
+    driver = write.driver()
+    plan = _plan(("assign scalar", sd, write.key(), driver), lambda: _build_pointwise(
+        "assign", "tp = true; tv = (TZ)s;", dict(TS=sd), write, sd, driver=driver))
     if plan is None:
         return NotImplemented
     return _launch_pointwise(plan, out._size, write, scalar=u)
@@ -376,11 +462,12 @@ def extract(x, write):
     """``extract`` of a whole vector (indices None): the write step from x."""
     if not _on_gpu_vector(x):
         return NotImplemented
-    plan = _plan(("extract", x._dtype, write.key()), lambda: _build_pointwise(
-        "extract", "tp = xp[i]; if (tp) tv = (TZ)xv[i];", dict(TX=x.dtype), write, x.dtype))
+    driver = write.driver(x)
+    plan = _plan(("extract", x._dtype, write.key(), driver), lambda: _build_pointwise(
+        "extract", "tp = xp[i]; if (tp) tv = (TZ)xv[i];", dict(TX=x.dtype), write, x.dtype, driver=driver))
     if plan is None:
         return NotImplemented
-    return _launch_pointwise(plan, x._size, write, x=x._resident_ptrs())
+    return _launch_pointwise(plan, x._size, write, x=_operand(x) if driver == 1 else x._resident_ptrs())
 
 
 # -- reductions --------------------------------------------------------------------------------
@@ -425,20 +512,26 @@ def _combine(m, tz):
 
 
 def _scratch_for(n, tz, rest):
-    """The product's scratch bitmap T for (size, dtype, value at rest) on this device and thread:
-    all absent and equal to ``rest`` between operations (the write step puts it back). Work of
-    one thread runs in order on its stream, a recorded graph included, so one suffices."""
+    """The product's scratch T for (size, dtype, value at rest) on this device and thread: a
+    bitmap all absent and equal to ``rest`` between operations, its {list length, listed}
+    header (zero at rest) and room for its entry list; the write step puts
+    them back at rest. Work of one thread runs in order on its stream, a recorded graph
+    included, so one suffices. Returns the addresses (presence, values, header, list)."""
     cp = _cp()
     key = (cp.cuda.runtime.getDevice(), threading.get_ident(), n, tz, rest.tobytes())
 
     def build():
-        tp, tv = cp.zeros(n, dtype=bool), cp.full(n, rest, dtype=tz)
-        return (tp, tv) + ptrs(tp, tv)
+        tp, tv, th = cp.zeros(n, dtype=bool), cp.full(n, rest, dtype=tz), cp.zeros(4, dtype=np.int64)
+        tl = cp.empty(max(n, 1), dtype=np.int32)
+        return (tp, tv, th, tl) + ptrs(tp, tv, th, tl)
 
-    return once_item(_scratch, key, build, _lock)[2:]
+    return once_item(_scratch, key, build, _lock)[4:]
 
 
 _DIRECTIONS = {"auto": 0, "push": 1, "pull": 2}
+
+#: Stands for a product's scratch T as the write step's x.
+_SCRATCH = object()
 
 
 #: u's entries with this many edges or more are pushed by the whole grid, the others by warps.
@@ -457,6 +550,11 @@ class _Product:
         self.kern, self.estimate, self.code, self.tz, self.rest = kern, estimate, code, tz, rest
         self.write, self.lanes = write, lanes
 
+
+#: Lanes that push one entry of a listed input together, at least (more near a larger mean
+#: degree): a short list leaves most of the grid idle, so each lane takes one edge rather than
+#: a thread walking its row's edges one memory round trip after another.
+PUSH_LIST_LANES = 8
 
 #: A matrix whose largest row has this many times its mean degree (or HEAVY edges) is skewed.
 SKEW = 16
@@ -543,16 +641,21 @@ def matvec(A, u, semiring, write, direction, is_vxm):
         return NotImplemented
     nnz = A.nvals
     lanes = _row_lanes(nnz / max(n_out, 1))
+    push_lanes = max(PUSH_LIST_LANES, _row_lanes(nnz / max(n_in, 1)))
     B = (A if is_vxm else A.T) if code in (0, 1) else None
     P = (A.T if is_vxm else A) if code in (0, 2) else None
     shapes = tuple(None if M is None else (M._rowptr.dtype, M._indices.dtype) for M in (B, P))
     skewed = B is not None and _skewed(B)
-    key = ("matvec", semiring, A._dtype, u._dtype, is_vxm, code, lanes, skewed, shapes, write.key())
-    plan = _plan(key, lambda: _matvec_plan(A, u, semiring, write, code, is_vxm, lanes, skewed, B, P))
+    t_list = n_out >= LIST_MIN
+    driver = write.driver(_SCRATCH) if t_list else 0  # (T, the scratch, is x: never C)
+    key = ("matvec", semiring, A._dtype, u._dtype, is_vxm, code, lanes, push_lanes, skewed, shapes, write.key(),
+           t_list, driver)
+    plan = _plan(key, lambda: _matvec_plan(A, u, semiring, write, code, is_vxm, (lanes, push_lanes), skewed, B, P,
+                                           t_list, driver))
     if plan is None:
         return NotImplemented
-    tp, tv = _scratch_for(n_out, plan.tz, plan.rest)
-    present, dense, ucnt = u._resident_ptrs()
+    tp, tv, th, tl = _scratch_for(n_out, plan.tz, plan.rest)
+    present, dense, ucnt, ul0, ul1 = _operand(u)
     mp, mv, mcnt = write.mask_args()
     dev = _device()
     dummy = dev.dummy_ptr
@@ -562,17 +665,19 @@ def matvec(A, u, semiring, write, direction, is_vxm):
     est, heavy = dummy, dummy
     if plan.estimate is not None:  # the edges of u's entries (the direction) and its heavy entries
         est, heavy = _estimate_scratch(nnz)
-        launch(plan.estimate, *dev.grid(n_in), (np.int64(n_in), b[0], present, est, heavy))
+        launch(plan.estimate, *dev.grid(n_in), (np.int64(n_in), b[0], present, ucnt, ul0, ul1, est, heavy))
     heavy_rows, n_heavy = _heavy_rows(P) if plan.code in (0, 2) else (dummy, np.int64(0))
     threads = max(n_in if pushes else 0, n_out * lanes if plan.code in (0, 2) else 0)
     launch(plan.kern, *dev.grid(threads), (np.int64(n_in), np.int64(n_out), *b, *p, present, dense, ucnt, est,
                                            heavy, mp, mv, mcnt, tp, tv, np.float64(nnz / max(n_in, 1)),
-                                           np.float64(nnz / max(n_out, 1)), heavy_rows, n_heavy))
-    # the write step reads T and puts the scratch back at rest
-    return _launch_pointwise(plan.write, n_out, write, x=(tp, tv))
+                                           np.float64(nnz / max(n_out, 1)), heavy_rows, n_heavy, ul0, ul1, th,
+                                           tl))
+    # the write step reads T (by its list when pushed and short) and puts the scratch back at rest
+    return _launch_pointwise(plan.write, n_out, write, x=(tp, tv, th, tl, tl))
 
 
-def _matvec_plan(A, u, semiring, write, code, is_vxm, lanes, skewed, B, P):
+def _matvec_plan(A, u, semiring, write, code, is_vxm, lanes, skewed, B, P, t_list, driver):
+    lanes, push_lanes = lanes
     from ..gpu import products as _products
 
     m, f = semiring.monoid, semiring.multiply
@@ -602,7 +707,8 @@ def _matvec_plan(A, u, semiring, write, code, is_vxm, lanes, skewed, B, P):
              MASK=mk["MASK"], MCOMP=mk["MCOMP"], MULT=f"({f.cuda})",
              MONOID="(y)" if m.is_any else f"({m.op.cuda})", IS_ANY=int(m.is_any), IS_VXM=int(is_vxm),
              DIRECTION=code, PULL_BIAS=repr(float(PULL_BIAS)), COMBINE=combine or ";", ROW_LANES=lanes,
-             HEAVY=HEAVY, PULL_HEAVY=PULL_HEAVY, ESTIMATE=int(skewed),
+             PUSH_LANES=push_lanes,
+             HEAVY=HEAVY, PULL_HEAVY=PULL_HEAVY, ESTIMATE=int(skewed), T_LIST=int(t_list),
              HAS_TERMINAL=int(term is not None), TERMINAL=_literal(term, tz))
     for name, M in (("B", B), ("P", P)):
         M = M if M is not None else A
@@ -610,7 +716,7 @@ def _matvec_plan(A, u, semiring, write, code, is_vxm, lanes, skewed, B, P):
     kern = _compile("product", d)
     est = _compile("estimate", d) if skewed and code in (0, 1) else None
     wplan = _build_pointwise("product_write", "tp = xp[i]; if (tp) tv = xv[i];", dict(TX=tz), write, tz,
-                             never_nan=never_nan, reset_x=rest)
+                             never_nan=never_nan, reset_x=rest, driver=driver)
     if kern is None or wplan is None or (skewed and code in (0, 1) and est is None):
         return None
     return _Product(kern, est, code, tz, np.asarray(rest, dtype=tz), wplan, lanes)

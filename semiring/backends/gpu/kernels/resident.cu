@@ -18,10 +18,12 @@
 //
 // Host definitions: TC TZ TX TY TM TS (C types), TERM (a statement setting bool tp and TZ tv
 // from xp, xv, yp, yv, s, i), RESET_X, MASK (0 none, 1 structure, 2 value), MCOMP, ACCUM,
-// ACCUM_OP (in x, y of type TAI, giving TAO), REPLACE, OLD; for the products TIN, MULT (in x,
+// ACCUM_OP (in x, y of type TAI, giving TAO), REPLACE, OLD, LIST_OUT (C keeps an entry list),
+// DRIVER (0 none, 1 x's list, 2 the mask's: which list may stand for the positions to visit);
+// for the products T_LIST (T's entries are listed when pushed), TIN, MULT (in x,
 // y, i, j, k), MONOID (in x, y), IS_ANY, HAS_TERMINAL, TERMINAL, COMBINE (a statement
 // combining z into T at j), IS_VXM, DIRECTION (0 device-chosen, 1 push, 2 pull), PULL_BIAS,
-// ROW_LANES, PULL_HEAVY, TA, and the index types of the rows pushed (BPT, BXT) and pulled (PPT, PXT).
+// ROW_LANES, PUSH_LANES, PULL_HEAVY, TA, and the index types of the rows pushed (BPT, BXT) and pulled (PPT, PXT).
 #include "common.cuh"
 
 #ifndef MASK
@@ -44,78 +46,245 @@ __device__ __forceinline__ bool allowed_at(i64 i, const bool* mp, const TM* mv) 
     return a;
 }
 
+// Entry lists. A vector of LIST_MIN positions or more (chosen on the host) also keeps the list
+// of its present positions, unordered, in one of two int32 buffers, next to the bitmap. Its
+// count array holds {count, list valid, current buffer, 0}: when valid, buffer [current] lists
+// exactly the count present positions. An operation whose inputs are listed and few (at most
+// `cap` positions to visit) walks the lists instead of the whole bitmap: its work is then
+// O(entries), not O(size), which is what a traversal of a road network needs (a frontier of
+// a thousand vertices among millions). The decision is taken on the device from the counts.
+
+// Append p to list[base + slot], the slots numbered by an atomic cursor, one atomic per warp.
+__device__ __forceinline__ void append(int* list, i64 base, u64* cursor, i64 p) {
+    const unsigned am = __activemask();
+    const int leader = __ffs(am) - 1, lane = (int)lane_id();
+    u64 start = 0;
+    if (lane == leader) start = atomicAdd(cursor, (u64)__popc(am));
+    start = __shfl_sync(am, start, leader);
+    list[base + (i64)start + __popc(am & ((1u << lane) - 1u))] = (int)p;
+}
+
 #ifdef POINTWISE
 #ifndef UNROLL
 #define UNROLL 4
 #endif
+#ifndef DRIVER
+#define DRIVER 0
+#endif
+#ifndef LIST_OUT
+#define LIST_OUT 0
+#endif
+// List mode (OLD, LIST_OUT and a DRIVER: 1, x's list covers T's entries; 2, the mask's list
+// covers the allowed positions) visits the driver's positions, and C's own entries when
+// positions outside the driver's can change: replace clears C outside the mask, and without
+// an accumulator C = T where allowed, so C's entries where T is absent go.
+#define LISTS (OLD && LIST_OUT && DRIVER)
+#if REPLACE || (!ACCUM && DRIVER == 1)
+#define NEED_C 1
+#else
+#define NEED_C 0
+#endif
+
+// The write step at one position: C's new entry (returned presence, nv) from T's (tp, tv),
+// C's old (op, ov) and whether the mask allows the position.
+__device__ __forceinline__ bool write_entry(bool tp, TZ tv, bool op, TC ov, bool allow, TC& nv) {
+    bool np = op;
+    nv = ov;
+    if (allow) {
+#if ACCUM
+        if (op && tp) { TAI x = (TAI)ov, y = (TAI)tv; nv = (TC)(TAO)(ACCUM_OP); np = true; }
+        else if (tp) { nv = (TC)tv; np = true; }
+#else
+        np = tp;
+        nv = (TC)tv;
+#endif
+    } else {
+#if REPLACE
+        np = false;
+#endif
+    }
+    return np;
+}
+
+__device__ __forceinline__ void store_entry(i64 i, bool np, TC nv, bool op, TC ov, bool* cp, TC* cv) {
+#if OLD
+    // in place: write only what changes (a road network's frontier touches few positions)
+    if (np != op) cp[i] = np;
+    if (np && (!op || nv != ov)) cv[i] = nv;
+#else
+    (void)op; (void)ov;
+    cp[i] = np;
+    if (np) cv[i] = nv;
+#endif
+}
+
+// count: C's count array {count, list valid, current buffer, 0}; acc: {sum, ticket, list
+// cursor, an entry removed}, zero at rest; xh: x's count array (the product's scratch: {list
+// length, listed}, put back at rest here); mh: the mask's. cl0/cl1: C's list buffers.
 extern "C" __global__ void pointwise(i64 n, bool* xp, TX* xv, const bool* yp, const TY* yv,
         const TS* sp, TS sh, i64 thunk_i, const bool* mp, const TM* mv, bool* cp, TC* cv,
-        i64* count, i64* acc, TX reset_value) {
+        i64* count, i64* acc, TX reset_value, i64* xh, const int* xl0, const int* xl1,
+        const i64* mh, const int* ml0, const int* ml1, int* cl0, int* cl1, i64 cap) {
     i64 mine = 0;
     TS s = sp ? *sp : sh;
-    (void)s; (void)thunk_i; (void)yp; (void)yv; (void)reset_value;
-    // UNROLL positions per thread and pass: all their loads first (no store between them, so
-    // the loads overlap), then the write step and the stores. Each position is one thread's
-    // alone, so in-place operands (out = x, mask = out) are safe.
-    const i64 stride = (i64)gridDim.x * blockDim.x;
-    for (i64 base = (i64)blockIdx.x * blockDim.x + threadIdx.x; base < n; base += UNROLL * stride) {
-        bool tps[UNROLL], ops[UNROLL], oks[UNROLL];
-        TZ tvs[UNROLL];
-        TC ovs[UNROLL];
-#pragma unroll
-        for (int u = 0; u < UNROLL; ++u) {
-            const i64 i = base + u * stride;
-            bool tp = false, op = false, allow = false;
-            TZ tv = (TZ)0;
-            TC ov = (TC)0;
-            if (i < n) {
-                TERM
-#if OLD
-                op = cp[i];
+    (void)s; (void)thunk_i; (void)yp; (void)yv; (void)reset_value; (void)xl0; (void)xl1; (void)mh; (void)ml0;
+    (void)ml1; (void)cl0; (void)cl1; (void)cap;
+    u64* cursor = (u64*)(acc + 2);
+    i64 old_count = 0;
+    bool cvalid = false;
+    int which = 0;
+#if OLD && LIST_OUT
+    old_count = count[0];
+    cvalid = count[1] != 0;
+    which = (int)count[2];
+#endif
+    int mode = 0;  // 0: the whole bitmap; 1: lists, C's rebuilt; 2: lists, C's patched
+#if LISTS
+    {
+#if DRIVER == 1
+        const bool dvalid = xh[1] != 0;
+        const i64 nd = xh[0];
+        const int* dl = xh[2] ? xl1 : xl0;
+#else
+        const bool dvalid = mh[1] != 0;
+        const i64 nd = mh[0];
+        const int* dl = mh[2] ? ml1 : ml0;
+#endif
+#if NEED_C
+        const i64 nc = old_count;
+        const int* clist = which ? cl1 : cl0;
+        if (dvalid && cvalid && nd + nc <= cap) mode = 1;
+        int* target = which ? cl0 : cl1;  // rebuilt in the other buffer
+        const i64 base = 0;
+#else
+        const i64 nc = 0;
+        const int* clist = dl;
+        if (dvalid && nd <= cap) mode = 2;
+        int* target = which ? cl1 : cl0;  // new entries appended to the current one
+        const i64 base = old_count;
+#endif
+        if (mode) {
+            // (every block takes its ticket below, those without positions too: the last block
+            // publishes only once every block has read the counts it decided from)
+            GRID_STRIDE(t, nd + nc) {
+                const bool from_c = t >= nd;
+                const i64 i = from_c ? (i64)clist[t - nd] : (i64)dl[t];
+                bool tp = false;
+                const bool op = cp[i];
+                TZ tv = (TZ)0;
+                TC ov = (TC)0;
                 if (op) ov = cv[i];
+                const bool allow = allowed_at(i, mp, mv);
+                if (!from_c) {
+#if RESET_X && NEED_C
+                    // an entry of C: C's part takes it (it reads T there and puts T back at rest)
+                    if (op) continue;
 #endif
-                allow = allowed_at(i, mp, mv);
-            }
-            tps[u] = tp; tvs[u] = tv; ops[u] = op; ovs[u] = ov; oks[u] = allow;
-        }
-#pragma unroll
-        for (int u = 0; u < UNROLL; ++u) {
-            const i64 i = base + u * stride;
-            if (i >= n) break;
-            const bool tp = tps[u], op = ops[u];
-            const TZ tv = tvs[u];
-            const TC ov = ovs[u];
+                    TERM
 #if RESET_X
-            // (T came from the scratch bitmap x: tp is x's presence here; put it back at rest)
-            if (tp) { xp[i] = false; xv[i] = reset_value; }
+                    if (tp) { xp[i] = false; xv[i] = reset_value; }
 #endif
-            bool np = op;
-            TC nv = ov;
-            if (oks[u]) {
-#if ACCUM
-                if (op && tp) { TAI x = (TAI)ov, y = (TAI)tv; nv = (TC)(TAO)(ACCUM_OP); np = true; }
-                else if (tp) { nv = (TC)tv; np = true; }
+                } else {
+#if RESET_X
+                    tp = xp[i];
+                    if (tp) { tv = (TZ)xv[i]; xp[i] = false; xv[i] = reset_value; }
+#elif DRIVER == 1
+                    if (xp[i]) continue;  // one of x's: done in x's part
 #else
-                np = tp;
-                nv = (TC)tv;
+                    if (mp[i]) continue;  // one of the mask's: done in the mask's part
 #endif
-            } else {
-#if REPLACE
-                np = false;
+                }
+                TC nv;
+                const bool np = write_entry(tp, tv, op, ov, allow, nv);
+                store_entry(i, np, nv, op, ov, cp, cv);
+#if NEED_C
+                if (np) append(target, base, cursor, i);
+#else
+                mine += (i64)np - (i64)op;
+                if (np && !op && cvalid) append(target, base, cursor, i);
+                if (op && !np) atomicOr((unsigned long long*)(acc + 3), 1ull);
 #endif
             }
-#if OLD
-            // in place: write only what changes (a road network's frontier touches few positions)
-            if (np != op) cp[i] = np;
-            if (np && (!op || nv != ov)) cv[i] = nv;
-#else
-            cp[i] = np;
-            if (np) cv[i] = nv;
-#endif
-            mine += np;
         }
     }
-    count_grid(mine, count, acc);
+#endif
+    if (!mode) {
+        int* target = which ? cl0 : cl1;  // C's list is rebuilt in the other buffer while short
+        (void)target;
+        // UNROLL positions per thread and pass: all their loads first (no store between them,
+        // so the loads overlap), then the write step and the stores. Each position is one
+        // thread's alone, so in-place operands (out = x, mask = out) are safe.
+        const i64 stride = (i64)gridDim.x * blockDim.x;
+        for (i64 base = (i64)blockIdx.x * blockDim.x + threadIdx.x; base < n; base += UNROLL * stride) {
+            bool tps[UNROLL], ops[UNROLL], oks[UNROLL];
+            TZ tvs[UNROLL];
+            TC ovs[UNROLL];
+#pragma unroll
+            for (int u = 0; u < UNROLL; ++u) {
+                const i64 i = base + u * stride;
+                bool tp = false, op = false, allow = false;
+                TZ tv = (TZ)0;
+                TC ov = (TC)0;
+                if (i < n) {
+                    TERM
+#if OLD
+                    op = cp[i];
+                    if (op) ov = cv[i];
+#endif
+                    allow = allowed_at(i, mp, mv);
+                }
+                tps[u] = tp; tvs[u] = tv; ops[u] = op; ovs[u] = ov; oks[u] = allow;
+            }
+#if LIST_OUT
+            const bool listing = *(volatile u64*)cursor < (u64)cap;
+#endif
+#pragma unroll
+            for (int u = 0; u < UNROLL; ++u) {
+                const i64 i = base + u * stride;
+                if (i >= n) break;
+#if RESET_X
+                // (T came from the scratch bitmap x: tp is x's presence here; put it back at rest)
+                if (tps[u]) { xp[i] = false; xv[i] = reset_value; }
+#endif
+                TC nv;
+                const bool np = write_entry(tps[u], tvs[u], ops[u], ovs[u], oks[u], nv);
+                store_entry(i, np, nv, ops[u], ovs[u], cp, cv);
+                mine += np;
+#if LIST_OUT
+                if (np && listing) append(target, 0, cursor, i);
+#endif
+            }
+        }
+    }
+    // publish C's count and list state (the last block to finish; no memset before the launch)
+    __shared__ bool last;
+    const i64 total = block_sum(mine);
+    if (threadIdx.x == 0) {
+        if (total) atomicAdd((u64*)acc, (u64)total);
+        __threadfence();
+        unsigned int t = atomicAdd((unsigned int*)(acc + 1), 1u);
+        last = (t == gridDim.x - 1);
+    }
+    __syncthreads();
+    if (last && threadIdx.x == 0) {
+        __threadfence();
+        const i64 sum = (i64)atomicAdd((u64*)acc, 0ull);
+        const i64 listed = (i64)atomicAdd(cursor, 0ull);
+        const bool removed = atomicAdd((u64*)(acc + 3), 0ull) != 0;
+        if (mode == 1) {
+            count[0] = listed; count[1] = 1; count[2] = which ^ 1;
+        } else if (mode == 2) {
+            count[0] = old_count + sum; count[1] = cvalid && !removed;
+        } else {
+            count[0] = sum;
+            count[1] = LIST_OUT && listed == sum;  // every entry listed
+            count[2] = LIST_OUT ? which ^ 1 : 0;
+        }
+        acc[0] = 0; acc[1] = 0; acc[2] = 0; acc[3] = 0;
+#if RESET_X
+        xh[0] = 0; xh[1] = 0;
+#endif
+    }
 }
 #endif
 
@@ -166,6 +335,9 @@ template <> __device__ __forceinline__ unsigned short shfl_down<unsigned short>(
 #endif
 
 #ifdef PRODUCT
+#ifndef T_LIST
+#define T_LIST 0
+#endif
 // The direction this call takes: push when the terms it expands (entries of u times the mean
 // degree of A's rows) are fewer than PULL_BIAS times the terms a pull visits (allowed outputs
 // times the mean degree of the rows it walks).
@@ -199,10 +371,14 @@ __device__ __forceinline__ bool push_wins(const i64* ucount, const i64* est, con
 // HEAVY edges (heavy[0 .. est[4]), at most one per HEAVY edges of B, so the list never
 // overflows). est[0], est[1], est[3] are accumulators, zero at rest: the last block publishes
 // and resets them.
-extern "C" __global__ void estimate(i64 n_in, const BPT* indptr, const bool* upresent, i64* est, i64* heavy) {
+extern "C" __global__ void estimate(i64 n_in, const BPT* indptr, const bool* upresent, const i64* uh,
+        const int* ul0, const int* ul1, i64* est, i64* heavy) {
     i64 mine = 0;
-    GRID_STRIDE(k, n_in) {
-        if (!upresent[k]) continue;
+    const bool listed = uh[1] != 0;  // u's entry list (exact when valid): walk it, not the bitmap
+    const int* ul = uh[2] ? ul1 : ul0;
+    GRID_STRIDE(t, listed ? uh[0] : n_in) {
+        const i64 k = listed ? (i64)ul[t] : t;
+        if (!listed && !upresent[k]) continue;
         i64 d = (i64)indptr[k + 1] - (i64)indptr[k];
         mine += d;
         if (d >= HEAVY) heavy[atomicAdd((u64*)(est + 3), 1ull)] = k;
@@ -363,20 +539,33 @@ __device__ __forceinline__ TZ multiply_push(const TA a, const TU u, i64 k, i64 j
     return (TZ)(MULT);
 }
 
+// T's entry list (T_LIST): the thread that sets a presence byte (an atomic on its word) lists
+// the position, so the list has each entry once.
+struct TList { i64* h; int* l; };
+
 template <typename PT, typename XT>
 __device__ __forceinline__ void push_edge(i64 k, i64 p, const XT* indices, const TA* avals, TU uk,
-        const bool* mp, const TM* mv, bool* tp, TZ* tv) {
+        const bool* mp, const TM* mv, bool* tp, TZ* tv, TList tl) {
     i64 jj = indices[p];
     if (!allowed_at(jj, mp, mv)) return;
     TZ z = multiply_push(avals[p], uk, k, jj);
     COMBINE
+#if T_LIST
+    if (!((volatile bool*)tp)[jj]) {
+        const unsigned long long addr = (unsigned long long)(tp + jj);
+        const unsigned bit = 1u << (8 * (addr & 3ull));
+        if (!(atomicOr((unsigned int*)(addr & ~3ull), bit) & bit)) append(tl.l, 0, (u64*)tl.h, jj);
+    }
+#else
+    (void)tl;
     tp[jj] = true;
+#endif
 }
 
 template <typename PT, typename XT>
 __device__ __forceinline__ void push(i64 n_in, const PT* indptr, const XT* indices, const TA* avals,
-        const bool* upresent, const TU* udense, const bool* mp, const TM* mv, bool* tp, TZ* tv,
-        const i64* est, const i64* heavy) {
+        const bool* upresent, const TU* udense, const i64* uh, const int* ul, const bool* mp, const TM* mv,
+        bool* tp, TZ* tv, const i64* est, const i64* heavy, TList tl) {
     int lane = threadIdx.x & 31;
     i64 warp = ((i64)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
     i64 nwarps = ((i64)gridDim.x * blockDim.x) >> 5;
@@ -390,7 +579,26 @@ __device__ __forceinline__ void push(i64 n_in, const PT* indptr, const XT* indic
         i64 k = heavy[h];
         TU uk = udense[k];
         GRID_STRIDE(t, (i64)indptr[k + 1] - (i64)indptr[k])
-            push_edge<PT, XT>(k, (i64)indptr[k] + t, indices, avals, uk, mp, mv, tp, tv);
+            push_edge<PT, XT>(k, (i64)indptr[k] + t, indices, avals, uk, mp, mv, tp, tv, tl);
+    }
+    if (uh[1]) {
+        // u's entry list: a group of PUSH_LANES lanes (sized to B's mean degree) per entry, so
+        // that a short list still spreads over the grid (a warp walking 32 rows one after
+        // another would wait 32 memory round trips)
+        const i64 nu = uh[0];
+        const int glane = threadIdx.x & (PUSH_LANES - 1);
+        const i64 ngroups = ((i64)gridDim.x * blockDim.x) / PUSH_LANES;
+        for (i64 t = ((i64)blockIdx.x * blockDim.x + threadIdx.x) / PUSH_LANES; t < nu; t += ngroups) {
+            const i64 k = (i64)ul[t];
+            const i64 lo = (i64)indptr[k], hi = (i64)indptr[k + 1];
+#if ESTIMATE
+            if (hi - lo >= HEAVY) continue;  // (pushed by the whole grid above)
+#endif
+            TU uk = udense[k];
+            for (i64 p = lo + glane; p < hi; p += PUSH_LANES)
+                push_edge<PT, XT>(k, p, indices, avals, uk, mp, mv, tp, tv, tl);
+        }
+        return;
     }
     // the others: a warp takes 32 positions of u and expands their rows together; it reads
     // the presence of 4 such groups before expanding any (the loads overlap)
@@ -414,7 +622,7 @@ __device__ __forceinline__ void push(i64 n_in, const PT* indptr, const XT* indic
                 i64 k = base + c * span + src;
                 TU uk = udense[k];
                 for (i64 p = (i64)indptr[k] + lane; p < (i64)indptr[k + 1]; p += 32)
-                    push_edge<PT, XT>(k, p, indices, avals, uk, mp, mv, tp, tv);
+                    push_edge<PT, XT>(k, p, indices, avals, uk, mp, mv, tp, tv, tl);
             }
         }
     }
@@ -428,9 +636,14 @@ extern "C" __global__ void product(i64 n_in, i64 n_out,
         const PPT* p_indptr, const PXT* p_indices, const TA* p_vals,
         const bool* upresent, const TU* udense, const i64* ucount, const i64* est, const i64* heavy,
         const bool* mp, const TM* mv, const i64* mcount, bool* tp, TZ* tv, double in_degree, double out_degree,
-        const i64* heavy_rows, i64 n_heavy) {
-    if (push_wins(ucount, est, mcount, n_out, in_degree, out_degree))
-        push(n_in, b_indptr, b_indices, b_vals, upresent, udense, mp, mv, tp, tv, est, heavy);
+        const i64* heavy_rows, i64 n_heavy, const int* ul0, const int* ul1, i64* th, int* tl) {
+    // th: T's {list length, listed}, zero at rest (the write step puts them back): a push lists
+    // T's entries (T_LIST), a pull does not
+    const bool pushing = push_wins(ucount, est, mcount, n_out, in_degree, out_degree);
+    if (T_LIST && pushing && blockIdx.x == 0 && threadIdx.x == 0) th[1] = 1;
+    if (pushing)
+        push(n_in, b_indptr, b_indices, b_vals, upresent, udense, ucount, ucount[2] ? ul1 : ul0, mp, mv, tp, tv,
+             est, heavy, TList{th, tl});
     else
         pull(n_out, p_indptr, p_indices, p_vals, upresent, udense, mp, mv, tp, tv, heavy_rows, n_heavy);
 }
