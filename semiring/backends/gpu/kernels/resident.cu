@@ -54,6 +54,21 @@ __device__ __forceinline__ bool allowed_at(i64 i, const bool* mp, const TM* mv) 
 // O(entries), not O(size), which is what a traversal of a road network needs (a frontier of
 // a thousand vertices among millions). The decision is taken on the device from the counts.
 
+// A block's ticket: an atomic increment with acquire-release semantics at the device's scope
+// (the block's writes, ordered before it by a barrier, are visible to whoever takes a later
+// ticket), so no separate fences are needed.
+__device__ __forceinline__ unsigned int ticket(unsigned int* p) {
+    unsigned int old;
+    asm volatile("atom.acq_rel.gpu.global.add.u32 %0, [%1], 1;" : "=r"(old) : "l"(p) : "memory");
+    return old;
+}
+
+// Ask for the line holding *p now (a hint: no register waits on it), so that a load of it
+// behind a branch does not start a memory round trip of its own.
+__device__ __forceinline__ void prefetch(const void* p) {
+    asm volatile("prefetch.global.L1 [%0];" :: "l"(p));
+}
+
 // Append p to list[base + slot], the slots numbered by an atomic cursor, one atomic per warp.
 __device__ __forceinline__ void append(int* list, i64 base, u64* cursor, i64 p) {
     const unsigned am = __activemask();
@@ -172,8 +187,15 @@ extern "C" __global__ void pointwise(i64 n, bool* xp, TX* xv, const bool* yp, co
                 bool tp = false;
                 const bool op = cp[i];
                 TZ tv = (TZ)0;
-                TC ov = (TC)0;
-                if (op) ov = cv[i];
+                const TC cvi = cv[i];  // (loaded with the presence, not after it: one round trip)
+                const TC ov = op ? cvi : (TC)0;
+#if DRIVER == 1 || RESET_X
+                prefetch(xp + i);  // (x's presence and value come in with C's, not after them)
+                prefetch(xv + i);
+#endif
+#if MASK == 2
+                prefetch(mv + i);
+#endif
                 const bool allow = allowed_at(i, mp, mv);
                 if (!from_c) {
 #if RESET_X && NEED_C
@@ -256,21 +278,20 @@ extern "C" __global__ void pointwise(i64 n, bool* xp, TX* xv, const bool* yp, co
             }
         }
     }
-    // publish C's count and list state (the last block to finish; no memset before the launch)
+    // publish C's count and list state (the last block to finish; no memset before the launch):
+    // each block's ticket is an acquire-release atomic, so the last block sees every block's
+    // sums, appends and stores
     __shared__ bool last;
     const i64 total = block_sum(mine);
     if (threadIdx.x == 0) {
         if (total) atomicAdd((u64*)acc, (u64)total);
-        __threadfence();
-        unsigned int t = atomicAdd((unsigned int*)(acc + 1), 1u);
-        last = (t == gridDim.x - 1);
+        last = (ticket((unsigned int*)(acc + 1)) == gridDim.x - 1);
     }
     __syncthreads();
     if (last && threadIdx.x == 0) {
-        __threadfence();
-        const i64 sum = (i64)atomicAdd((u64*)acc, 0ull);
-        const i64 listed = (i64)atomicAdd(cursor, 0ull);
-        const bool removed = atomicAdd((u64*)(acc + 3), 0ull) != 0;
+        const i64 sum = ((volatile i64*)acc)[0];
+        const i64 listed = ((volatile i64*)acc)[2];
+        const bool removed = ((volatile i64*)acc)[3] != 0;
         if (mode == 1) {
             count[0] = listed; count[1] = 1; count[2] = which ^ 1;
         } else if (mode == 2) {
@@ -543,7 +564,9 @@ __device__ __forceinline__ TZ multiply_push(const TA a, const TU u, i64 k, i64 j
 // the position, so the list has each entry once.
 struct TList { i64* h; int* l; };
 
-template <typename PT, typename XT>
+// LOOK_FIRST: read the presence byte before the atomic (a bitmap push of many entries meets
+// the same outputs again and again); a listed, short input goes straight to the atomic.
+template <typename PT, typename XT, bool LOOK_FIRST = true>
 __device__ __forceinline__ void push_edge(i64 k, i64 p, const XT* indices, const TA* avals, TU uk,
         const bool* mp, const TM* mv, bool* tp, TZ* tv, TList tl) {
     i64 jj = indices[p];
@@ -551,7 +574,7 @@ __device__ __forceinline__ void push_edge(i64 k, i64 p, const XT* indices, const
     TZ z = multiply_push(avals[p], uk, k, jj);
     COMBINE
 #if T_LIST
-    if (!((volatile bool*)tp)[jj]) {
+    if (!LOOK_FIRST || !((volatile bool*)tp)[jj]) {
         const unsigned long long addr = (unsigned long long)(tp + jj);
         const unsigned bit = 1u << (8 * (addr & 3ull));
         if (!(atomicOr((unsigned int*)(addr & ~3ull), bit) & bit)) append(tl.l, 0, (u64*)tl.h, jj);
@@ -596,7 +619,7 @@ __device__ __forceinline__ void push(i64 n_in, const PT* indptr, const XT* indic
 #endif
             TU uk = udense[k];
             for (i64 p = lo + glane; p < hi; p += PUSH_LANES)
-                push_edge<PT, XT>(k, p, indices, avals, uk, mp, mv, tp, tv, tl);
+                push_edge<PT, XT, false>(k, p, indices, avals, uk, mp, mv, tp, tv, tl);
         }
         return;
     }
