@@ -16,6 +16,13 @@ kind, accumulator, replace, device) and cached by :mod:`.compiler`:
   ``pointwise`` write step, which also returns the scratch to rest;
 - ``reduce_scalar``: one ``reduce_all`` launch, then one read of the value.
 
+Vectors of ``LIST_MIN`` positions or more that are written in place also keep an entry list
+(their present positions, unordered; :func:`_lists`), the sparse device form: a kernel whose
+positions to visit are listed and few walks the lists, O(entries), and the whole bitmap
+otherwise; it decides on the device from the counts (as SuiteSparse:GraphBLAS switches
+between sparse and bitmap forms, and GraphBLAST between sparse and dense vectors, but
+without asking the host).
+
 Launches go through :mod:`.launch` (``cuLaunchKernel`` with a parameter block per kernel).
 
 Each entry point returns ``NotImplemented`` when it cannot compute the operation exactly (a
@@ -232,7 +239,12 @@ def _lists(v, create=False):
     positions or more). A new count array (new content) starts with its list invalid; where
     the host holds the entries (sparse form), they are listed at once."""
     rl = getattr(v, "_rl", None)
-    cnt = v._resident()[2]
+    cnt = v._cnt
+    if cnt is None:
+        cnt = v._resident()[2]
+    if rl is not None and rl[2] is cnt:  # (the common case: nothing to set up)
+        hold(rl)
+        return rl[1]
     if rl is None:
         if not create or v._size < LIST_MIN:
             d = _device().dummy_ptr
