@@ -15,6 +15,8 @@ from hypothesis import strategies as st
 import semiring as sr
 from semiring.backends._xp import asnumpy
 
+from _gpuvectors import bfs_levels_scipy, random_vector
+
 gpu = pytest.mark.gpu
 
 
@@ -57,15 +59,6 @@ def _check_scratch_at_rest():
             assert not bool(tp.any()) and not asnumpy(th).any(), key
 
 
-def _vec(rng, n, density, dtype, device):
-    k = int(n * density)
-    idx = np.sort(rng.choice(n, size=k, replace=False)) if n else np.zeros(0, np.int64)
-    vals = rng.integers(1, 6, k)
-    if dtype == "bool":
-        vals = vals > 2
-    return sr.Vector.from_coo(idx, vals.astype(dtype), size=n, dtype=dtype, device=device)
-
-
 def _same(cpu, dev):
     a, av = cpu.to_coo()
     b, bv = (asnumpy(t) for t in dev.to_coo())
@@ -78,8 +71,8 @@ def _state(device, seed, n):
     keys = rng.choice(n * n, size=3 * n, replace=False)
     A = sr.Matrix.from_coo(keys // n, keys % n, rng.integers(1, 9, 3 * n), nrows=n, ncols=n, dtype="int64",
                            device=device)
-    vecs = {name: _vec(rng, n, d, "int64", device) for name, d in (("x", 0.1), ("y", 0.05), ("z", 0.3))}
-    vecs["q"] = _vec(rng, n, 0.03, "bool", device)
+    vecs = {name: random_vector(rng, n, d, "int64", device) for name, d in (("x", 0.1), ("y", 0.05), ("z", 0.3))}
+    vecs["q"] = random_vector(rng, n, 0.03, "bool", device)
     return A, vecs
 
 
@@ -156,17 +149,6 @@ def test_a_short_frontier_is_pushed_and_written_by_lists(lists_everywhere):
     assert asnumpy(level.to_dense(-1))[:41].tolist() == list(range(40)) + [-1]
 
 
-def _bfs_levels_scipy(S, s):
-    from scipy.sparse.csgraph import breadth_first_order
-
-    order, pred = breadth_first_order(S, s, directed=True, return_predecessors=True)
-    lv = np.full(S.shape[0], -1, np.int64)
-    lv[s] = 0
-    for v in order[1:]:
-        lv[v] = lv[pred[v]] + 1
-    return lv
-
-
 def _road_like(n, seed):
     """A long grid (many levels, short frontiers) with a dense random block (wide levels
     that the pull takes and bitmaps carry), then the grid again."""
@@ -210,7 +192,7 @@ def test_bfs_in_the_algebra_with_default_lists_matches_scipy(loop):
             depth += 1
             step(depth)
             _check_list(q)
-    np.testing.assert_array_equal(asnumpy(level.to_dense(-1)), _bfs_levels_scipy(S, 0))
+    np.testing.assert_array_equal(asnumpy(level.to_dense(-1)), bfs_levels_scipy(S, 0))
 
 
 @gpu

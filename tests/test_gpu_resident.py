@@ -14,16 +14,9 @@ from hypothesis import strategies as st
 import semiring as sr
 from semiring.backends._xp import asnumpy
 
+from _gpuvectors import bfs_levels_scipy, random_vector
+
 gpu = pytest.mark.gpu
-
-
-def _vec(rng, n, density, dtype, device="cpu"):
-    k = int(n * density)
-    idx = np.sort(rng.choice(n, size=k, replace=False)) if n else np.zeros(0, np.int64)
-    vals = rng.integers(1, 6, k)
-    if dtype == "bool":
-        vals = vals > 2
-    return sr.Vector.from_coo(idx, vals.astype(dtype), size=n, dtype=dtype, device=device)
 
 
 def _graph(rng, n, nnz, device="cpu", dtype="bool"):
@@ -70,10 +63,10 @@ def _operands(device, seed=0):
     rng = np.random.default_rng(seed)
     n = 300
     A = _graph(rng, n, 3000, device, "float64")
-    x = _vec(rng, n, 0.3, "float64", device)
-    y = _vec(rng, n, 0.2, "float64", device)
-    q = _vec(rng, n, 0.02, "bool", device)
-    level = _vec(rng, n, 0.4, "int64", device)
+    x = random_vector(rng, n, 0.3, "float64", device)
+    y = random_vector(rng, n, 0.2, "float64", device)
+    q = random_vector(rng, n, 0.02, "bool", device)
+    level = random_vector(rng, n, 0.4, "int64", device)
     s = sr.Scalar(5, device=device)
     return A, x, y, q, level, s
 
@@ -125,15 +118,7 @@ def test_readme_loop_reads_once_per_level():
 
 
 def _bfs_levels_scipy(A, s):
-    from scipy.sparse.csgraph import breadth_first_order
-
-    S = A.to("cpu").to_scipy().tocsr()
-    order, pred = breadth_first_order(S, s, directed=True, return_predecessors=True)
-    lv = np.full(S.shape[0], -1, np.int64)
-    lv[s] = 0
-    for v in order[1:]:
-        lv[v] = lv[pred[v]] + 1
-    return lv
+    return bfs_levels_scipy(A.to("cpu").to_scipy().tocsr(), s)
 
 
 def _bfs_loop(A, n, device):
@@ -264,9 +249,9 @@ def test_hypothesis_parity_over_mask_accum_replace_and_format(data):
         rng = np.random.default_rng(seed)
         n = int(rng.integers(1, 120))
         A = _graph(rng, n, int(rng.integers(0, n * n // 3 + 1)), device, "int64")
-        x = _in_format(_vec(rng, n, rng.random(), "int64", device), fmts[0])
-        out = _in_format(_vec(rng, n, rng.random(), "int64", device), fmts[1])
-        m = _in_format(_vec(rng, n, rng.random(), "int64", device), fmts[2])
+        x = _in_format(random_vector(rng, n, rng.random(), "int64", device), fmts[0])
+        out = _in_format(random_vector(rng, n, rng.random(), "int64", device), fmts[1])
+        m = _in_format(random_vector(rng, n, rng.random(), "int64", device), fmts[2])
         mask = None if mask_kind is None else {"S": m.S, "V": m.V, "~S": ~m.S, "~V": ~m.V}[mask_kind]
         acc = None if accum is None else getattr(sr.binary, accum)
         w = dict(mask=mask, accum=acc if with_out else None, replace=replace if with_out or not mask else False,
@@ -302,7 +287,7 @@ def test_reduce_scalar_is_one_kernel_and_one_read(monoid, dtype):
     rng = np.random.default_rng(11)
     m = getattr(sr.monoid, monoid)
     for density in (0.0, 0.01, 0.7):
-        c = _vec(rng, 5000, density, dtype)
+        c = random_vector(rng, 5000, density, dtype)
         g = c.to("gpu")
         sr.apply(g, sr.unary.identity, out=g)  # (its device form)
         try:
@@ -346,8 +331,8 @@ def test_pull_of_heavy_rows_by_blocks_matches_the_cpu(semiring, mask_kind):
             A = sr.Matrix.from_coo(keys // n, keys % n, vals, nrows=n, ncols=n, device=device)
             if low_degree:  # (a mean degree below 8: threads for the light rows)
                 A = sr.select(A, sr.indexunary.rowle, 1000)
-            u = _vec(np.random.default_rng(3), n, 0.3, "float64", device)
-            m = _vec(np.random.default_rng(4), n, 0.5, "int64", device)
+            u = random_vector(np.random.default_rng(3), n, 0.3, "float64", device)
+            m = random_vector(np.random.default_rng(4), n, 0.5, "int64", device)
             mask = None if mask_kind is None else {"~S": ~m.S, "V": m.V}[mask_kind]
             s = getattr(sr.semirings, semiring)
             if semiring == "lor_land":
