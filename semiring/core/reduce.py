@@ -51,6 +51,9 @@ def reduce_rowwise(A, monoid, *, mask=None, accum=None, replace=False, out=None)
     _args.require(A, Matrix, f"{what} A")
     m = _monoid_or_op(monoid, what)
     mask, accum = _write.prepare(out, (A.nrows,), mask, accum, replace, what)
+    w = _on_device(A, m, False, out, mask, accum, replace)
+    if w is not NotImplemented:
+        return w
     tk, tv = _reduce_rows(A, m, what)
     return _write.write(out, tk, tv, (A.nrows,), mask, accum, replace)
 
@@ -67,8 +70,21 @@ def reduce_columnwise(A, monoid, *, mask=None, accum=None, replace=False, out=No
     _args.require(A, Matrix, f"{what} A")
     m = _monoid_or_op(monoid, what)
     mask, accum = _write.prepare(out, (A.ncols,), mask, accum, replace, what)
+    w = _on_device(A, m, True, out, mask, accum, replace)
+    if w is not NotImplemented:
+        return w
     tk, tv = _reduce_rows(A.T, m, what)
     return _write.write(out, tk, tv, (A.ncols,), mask, accum, replace)
+
+
+def _on_device(A, m, columns, out, mask, accum, replace):
+    """The reduction on the GPU without a host read (``backends/gpu/resident``), or
+    NotImplemented (a BinaryOp that is not a monoid, a CPU matrix, a case the kernels refuse)."""
+    if A.device != "gpu" or not isinstance(m, Monoid):
+        return NotImplemented
+    from ..backends.gpu import resident
+
+    return resident.reduce_lines(A, m, columns, resident.WriteStep(out, mask, accum, replace))
 
 
 @_v.gpu_memory("reduce_scalar")

@@ -517,6 +517,46 @@ def _reduce_plan(x, m, d):
     return None if kern is None else (kern, d.type(0 if ident is None else ident))
 
 
+def reduce_lines(A, monoid, columns, write):
+    """``w(i) = (+)_j A(i,j)`` (rows; ``columns``: ``w(j) = (+)_i A(i,j)``) with the write step:
+    the pull product ``A (+).first u`` (columns: ``u (+).second A``) with u full, whose terms
+    are A's entries of the line (a line without entries gives no term, so it stays absent):
+    one launch and the write step, no host read. NotImplemented where the reduction's type is
+    not the product's."""
+    n_in = A._nrows if columns else A._ncols
+    if n_in > MAX_SIZE:
+        return NotImplemented
+    s = _line_semirings.get((monoid, columns))
+    if s is None:
+        from ...ops.binary import first, second
+        from ...ops.semiring import Semiring
+
+        s = _line_semirings.setdefault((monoid, columns), Semiring(monoid, second if columns else first))
+    try:
+        args = (np.dtype(bool), A._dtype) if columns else (A._dtype, np.dtype(bool))
+        same = np.dtype(s.output_dtype(*args)) == np.dtype(monoid.domain_for(A._dtype))
+    except Exception:  # noqa: BLE001 - a type the product refuses: the generic path says why
+        return NotImplemented
+    if not same:
+        return NotImplemented
+    return matvec(A, _full(n_in), s, write, "pull", columns)
+
+
+_line_semirings = {}
+
+
+def _full(n):
+    """A read-only bool vector of n positions, all present (per device), for reductions."""
+    cp = _cp()
+    key = (cp.cuda.runtime.getDevice(), "full", n)
+    v = _scratch.get(key)
+    if v is None:
+        v = Vector.from_dense(cp.ones(n, dtype=bool))
+        v._resident()
+        v = _scratch.setdefault(key, v)
+    return v
+
+
 # -- products --------------------------------------------------------------------------------
 def _combine(m, tz):
     """The push kernel's statement combining term ``z`` into ``tv[jj]`` (None: no atomic fits)."""
