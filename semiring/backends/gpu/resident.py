@@ -325,9 +325,9 @@ def _launch_pointwise(plan, n, write, x=None, y=None, scalar=None, thunk=0):
     else:
         cp_, cv, cnt = cp.empty(n, dtype=bool), cp.empty(n, dtype=plan.tc), cp.empty(4, dtype=np.int64)
     cl = _lists(out, create=True) if plan.list_out else (dummy, dummy)
-    launch(plan.kern, *dev.grid((n + 3) // 4, POINTWISE_BLOCKS_PER_SM),
-           (np.int64(n), xp_, xv, yp_, yv, sptr, sval, np.int64(thunk), mp, mv, cp_, cv, cnt, dev.accumulator(),
-            plan.reset, xh, xl0, xl1, mh, *ml, *cl, np.int64(n // LIST_DIV)))
+    launch(plan.kern, *dev.grid((n + 3) // 4, POINTWISE_BLOCKS_PER_SM), (np.int64(n), xp_, xv, yp_, yv, sptr, sval, np.int64(thunk), mp, mv, cp_, cv,
+                                     cnt, dev.accumulator(), plan.reset, xh, xl0, xl1, mh, *ml, *cl,
+                                     np.int64(n // LIST_DIV)))
     if out is None:
         return Vector._from_resident(plan.tc, cp_, cv, cnt)
     out._wrote_resident()
