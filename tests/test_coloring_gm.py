@@ -167,7 +167,7 @@ def test_gm_errors():
     with pytest.raises(sr.InvalidValue):
         sr.algorithms.coloring(A, method="jones_plassmann", blocks=4)
     with pytest.raises(sr.InvalidValue):
-        sr.algorithms.coloring(A, method=GM, engine="fused")  # GM is an algebra method
+        sr.algorithms.coloring(A, method=GM, engine="fused")  # fused runs on the GPU only
     with pytest.raises(sr.DimensionMismatch):
         sr.algorithms.coloring(sr.Matrix.from_coo([0], [1], nrows=2, ncols=3), method=GM)
 
@@ -184,4 +184,5 @@ def test_gm_on_gpu_matches_cpu(name):
         cpu = sr.algorithms.coloring(A, method=GM, seed=7, blocks=blocks)
         dev = sr.algorithms.coloring(A.to("gpu"), method=GM, seed=7, blocks=blocks)
         same(cpu, dev)
+        same(cpu, sr.algorithms.coloring(A.to("gpu"), method=GM, seed=7, blocks=blocks, engine="algebra"))
         assert_valid(A, cpu)

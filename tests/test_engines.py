@@ -234,7 +234,7 @@ def test_fused_where_it_cannot_run_same_message():
     assert c.startswith("coloring: method must be one of")
     g = engines.REGISTRY["coloring", "fused"].problem("coloring", "gpu", 3, {"method": "greedy"})
     assert g == ("coloring: engine='fused' runs the whole search in one backend call; method must be "
-                 "'jones_plassmann' with it; given method='greedy'")
+                 "'jones_plassmann' or 'gebremedhin_manne' with it; given method='greedy'")
 
 
 # -- Beamer's rule --------------------------------------------------------------------------------

@@ -20,6 +20,8 @@
   scheme (the iterative form of Bozdag, Gebremedhin, Manne, Boman and Catalyurek 2008 in place
   of GM's sequential phase 3). The highest-priority vertex of a pass never conflicts, so every
   pass colors at least one vertex for good; in practice one or two passes recolor a handful.
+  On the GPU (``engine="fused"``) the same passes run as device kernels, one per step, with
+  one host read per pass; the colors are the algebra engine's.
 - Greedy largest-first (Welsh and Powell 1967), sequential: the reference for color counts.
 
 The graph is taken as undirected (A or A^T having an entry means an edge) and self-loops are
@@ -336,8 +338,10 @@ def coloring(A, *, method="jones_plassmann", seed=0, engine="auto", blocks=None)
     seed : int
         Random weights; the result is deterministic for a given seed.
     engine : {"auto", "algebra", "fused"}
-        For Jones-Plassmann: "algebra" runs rounds of products; "fused" runs every round in one
-        persistent GPU kernel (GPU only); "auto" picks "fused" on the GPU. Same colors either way.
+        For Jones-Plassmann and Gebremedhin-Manne: "algebra" runs rounds of products; "fused"
+        runs on the GPU without the algebra (Jones-Plassmann: every round in one persistent
+        kernel; Gebremedhin-Manne: one kernel per step and one host read per pass); "auto" picks
+        "fused" on the GPU. Same colors either way.
     blocks : int, optional
         For Gebremedhin-Manne: the number of blocks colored in parallel (GM's processors);
         default ``ceil(|U| / 128)`` for the |U| vertices each pass colors, so every pass takes
@@ -374,7 +378,7 @@ def coloring(A, *, method="jones_plassmann", seed=0, engine="auto", blocks=None)
         if isinstance(blocks, (bool, np.bool_)) or not isinstance(blocks, (int, np.integer)) or blocks < 1:
             raise InvalidValue(f"coloring: blocks must be a positive integer; given {blocks!r}")
     if _engines.select("coloring", engine, None, G.A.device, G.n, G.nedges, method=method).name == "fused":
-        return _color_fused(G, seed)
+        return _color_fused(G, seed, method, blocks)
     S = undirected_pattern(G)
     if method == "gebremedhin_manne":
         return gebremedhin_manne(S, seed, None if blocks is None else int(blocks))[0]
@@ -385,18 +389,22 @@ def coloring(A, *, method="jones_plassmann", seed=0, engine="auto", blocks=None)
     return _color_jones_plassmann(S, seed)
 
 
-def _color_fused(G, seed):
-    """Jones-Plassmann in one persistent kernel (semiring.backends.gpu.coloring)."""
+def _color_fused(G, seed, method, blocks):
+    """Jones-Plassmann in one persistent kernel, or Gebremedhin-Manne's passes as device
+    kernels (semiring.backends.gpu.coloring); the same colors as the algebra engine."""
     import cupy as cp
 
     from ..backends.gpu import coloring as _gpu
 
-    # an undirected graph's own CSR serves (the kernel skips self-loops); else symmetrize once
+    # an undirected graph's own CSR serves (the kernels skip self-loops); else symmetrize once
     if G.kind == "undirected":
         S = G.A
     else:
         S = G.cached("pattern", lambda: undirected_pattern(G))
-    color, rounds, _ = _gpu.jones_plassmann(S, seed)
+    if method == "gebremedhin_manne":
+        color = _gpu.gebremedhin_manne(S, seed, None if blocks is None else int(blocks), GM_STEPS)[0]
+    else:
+        color = _gpu.jones_plassmann(S, seed)[0]
     n = S.nrows
     return Vector._from_bitmap("int64", cp.ones(n, dtype=bool), color.astype(cp.int64), n)
 

@@ -134,7 +134,8 @@ def _registry():
            Choice("sssp", "fused", "engine", DEVICES, _WHOLE,
                   (Rule("method", ("auto", "delta_stepping"), ("gpu",)),)),
            Choice("coloring", "algebra", "engine", DEVICES, _ALGEBRA),
-           Choice("coloring", "fused", "engine", ("gpu",), _WHOLE, (Rule("method", ("jones_plassmann",)),))]
+           Choice("coloring", "fused", "engine", ("gpu",), _WHOLE,
+                  (Rule("method", ("jones_plassmann", "gebremedhin_manne")),))]
     for s in BFS_STRATEGIES:
         out.append(Choice("bfs", s, "strategy", DEVICES, _ONLY_FREE,
                           (Rule("direction", ("auto",)), _NO_OTHER_ENGINE, Rule("deterministic", (False,)))))

@@ -72,6 +72,17 @@ def edge_keys(G, what, tiebreak=None):
     ``tiebreak`` (a Matrix with A's pattern) orders equal weights by its values instead of the
     edge index (min(i, j), max(i, j)).
     """
+    u, v, w = ranked_edges(G, what, tiebreak)
+    xp = _v.xp_for(G.A.device)
+    rank = xp.arange(u.shape[0], dtype=np.int64)
+    n = G.n
+    K = Matrix.from_coo(xp.concatenate([u, v]), xp.concatenate([v, u]), xp.concatenate([rank, rank]),
+                        nrows=n, ncols=n, dtype="int64", device=G.A.device)
+    return K, u, v, w
+
+
+def ranked_edges(G, what, tiebreak=None):
+    """``(u, v, w)``: the ends (u < v) and weight of every edge, in key order (see :func:`edge_keys`)."""
     A = G.A
     xp = _v.xp_for(A.device)
     # U = triu(A, 1)   (each undirected edge once, i < j; self-loops are never in a forest)
@@ -88,13 +99,7 @@ def edge_keys(G, what, tiebreak=None):
     # -0.0 and 0.0 are one weight (NumPy and CuPy sorts disagree on their order otherwise)
     key_w = w + w.dtype.type(0) if w.dtype.kind == "f" else w
     order = order[_stable_argsort(xp, key_w[order])]
-    m = u.shape[0]
-    rank = xp.empty(m, dtype=np.int64)
-    rank[order] = xp.arange(m, dtype=np.int64)
-    n = G.n
-    K = Matrix.from_coo(xp.concatenate([u, v]), xp.concatenate([v, u]), xp.concatenate([rank, rank]),
-                        nrows=n, ncols=n, dtype="int64", device=A.device)
-    return K, u[order], v[order], w[order]
+    return u[order], v[order], w[order]
 
 
 def _stable_argsort(xp, a):
@@ -213,13 +218,21 @@ def minimum_spanning_forest(A, *, method="boruvka"):
 
     Notes
     -----
-    Borůvka's rounds each cost a reduction, a few vector operations over the components, the
-    pointer-jumping extracts and two ``min`` products over the shrinking component graph.
+    On the CPU, Borůvka's rounds each cost a reduction, a few vector operations over the
+    components, the pointer-jumping extracts and two ``min`` products over the shrinking
+    component graph, and Prim's steps a reduction and an extract each.
+
+    On the GPU both methods run Borůvka on the device as ECL-MST does (union-find components
+    over the original vertices, the lightest edge of each component by ``atomicMin`` on its key,
+    one host read per round; :mod:`semiring.backends.gpu.forest`). Under distinct keys the
+    forest is unique, so this is exactly the forest Prim's steps would grow, in O(log n)
+    rounds instead of n steps.
 
     References
     ----------
     Borůvka 1926; Prim 1957; Grama et al., "Introduction to Parallel Computing", 2003, 10.2;
-    LAGraph ``LAGraph_msf`` (Zhang, Azad, Davis).
+    LAGraph ``LAGraph_msf`` (Zhang, Azad, Davis); Fallin, Gonzalez, Seo, Burtscher, "A
+    high-performance MST implementation for GPUs", SC 2023 (ECL-MST).
 
     Examples
     --------
@@ -245,8 +258,15 @@ def _forest(G, method, what, tiebreak=None):
                            "differs from its transpose (or a Graph of kind 'directed')")
     device = G.A.device
     xp = _v.xp_for(device)
-    K, eu, ev, ew = edge_keys(G, what, tiebreak)
-    keys = boruvka_rounds(K, device) if method == "boruvka" else prim_steps(K, device)
+    if device == "gpu":
+        from ..backends.gpu import forest
+
+        # Borůvka on the device for both methods: distinct keys make the forest unique
+        eu, ev, ew = ranked_edges(G, what, tiebreak)
+        keys = forest.boruvka(G.n, eu, ev)[0]
+    else:
+        K, eu, ev, ew = edge_keys(G, what, tiebreak)
+        keys = boruvka_rounds(K, device) if method == "boruvka" else prim_steps(K, device)
     u, v, w = eu[keys], ev[keys], ew[keys]
     n = G.n
     F = Matrix.from_coo(xp.concatenate([u, v]), xp.concatenate([v, u]), xp.concatenate([w, w]),

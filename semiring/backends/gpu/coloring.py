@@ -54,3 +54,60 @@ def jones_plassmann(S, seed):
     if int(c[1]):
         raise RuntimeError("coloring: a grid barrier timed out (not every block was resident); no result")
     return color[:n], int(c[0]), {"launches": 4, "host_syncs": 1}
+
+
+def gebremedhin_manne(S, seed, blocks, steps_cap):
+    """Gebremedhin-Manne speculative coloring of the symmetric pattern S on the device.
+
+    The same passes as ``semiring.algorithms.coloring.gebremedhin_manne``: each pass cuts the
+    vertices still to color (increasing) into p blocks of ``steps`` consecutive positions and
+    colors position j of every block in step j, each vertex taking the smallest color no
+    neighbour colored before its step has; then every vertex of the pass that shares its color
+    with a neighbour of higher priority (``priorities(n, seed)``) is cleared and colored again
+    in the next pass. One launch per step, one host read per pass (the conflicts' count).
+
+    Parameters
+    ----------
+    S : Matrix on the GPU, shape (n, n)
+        Symmetric (self-loops are skipped).
+    seed : int
+    blocks : int or None
+        p; None: ``ceil(count / steps_cap)`` in each pass.
+    steps_cap : int
+        The steps of a pass when ``blocks`` is None.
+
+    Returns
+    -------
+    color : cupy int32 array, shape (n,)
+    passes : list of int
+        The vertices colored in each pass.
+    """
+    import cupy as cp
+
+    from ... import _host
+
+    n = S.nrows
+    ipt, ixt = _p.index_types(S._indptr, S._indices)
+    k = {name: _p.kernel("coloring.cu", name, IPT=ipt, IXT=ixt)
+         for name in ("gm_mark", "gm_step", "gm_conflicts", "gm_next")}
+    color = cp.full(max(n, 1), -1, dtype=cp.int32)
+    step_of = cp.full(max(n, 1), -1, dtype=cp.int32)
+    clash = cp.zeros(max(n, 1), dtype=cp.uint8)
+    todo = cp.arange(max(n, 1), dtype=cp.int32)
+    count, passes = n, []
+    grid = lambda c: (max(1, min(65535, -(-c // _p.BLOCK))),)  # noqa: E731
+    while count:
+        passes.append(count)
+        p = -(-count // steps_cap) if blocks is None else blocks
+        steps = -(-count // p)
+        k["gm_mark"](grid(count), (_p.BLOCK,), (todo, np.int32(count), np.int32(steps), step_of))
+        for j in range(steps):
+            k["gm_step"](grid(-(-count // steps)), (_p.BLOCK,),
+                         (S._indptr, S._indices, todo, np.int32(count), np.int32(steps), np.int32(j), step_of, color))
+        k["gm_conflicts"](grid(count), (_p.BLOCK,),
+                          (S._indptr, S._indices, todo, np.int32(count), np.uint64(seed % 2**64), color, clash))
+        k["gm_mark"](grid(count), (_p.BLOCK,), (todo, np.int32(count), np.int32(0), step_of))
+        pos = cp.cumsum(clash[:n], dtype=cp.int32)
+        count = _host.read_int(pos[-1:])
+        k["gm_next"](grid(n), (_p.BLOCK,), (np.int32(n), pos, clash, todo, color))
+    return color[:n], passes

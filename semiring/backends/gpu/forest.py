@@ -1,0 +1,131 @@
+"""Union-find on the device: connected components and Borůvka's minimum spanning forest.
+
+- Connected components as ECL-CC computes them (Jaiganesh, Burtscher 2018): every vertex
+  starts with a parent pointer to itself or to its first smaller neighbour; one pass over the
+  arcs unites the trees of each arc's ends, hooking the larger root under the smaller by a
+  compare-and-swap (a failed swap retries from the root it found), with path halving on every
+  walk to a root (intermediate pointer jumping); a last pass points every vertex at its root.
+  Parents are never larger than their children, so each tree's root is its component's
+  smallest vertex: the labelling of the CPU's FastSV. Three launches, no host read.
+- Borůvka (1926) on the edges numbered in key order (weight, then tie-break: distinct keys make
+  the forest unique): each round every component takes its lightest outgoing edge by
+  ``atomicMin`` on the edge's key, hooks onto the component across it (of two components that
+  chose the same edge the smaller stays root; distinct keys leave no other cycle), and pointer
+  jumping with path halving makes every vertex point at its new root; edges inside a component
+  are marked dead. A round reads one count (the hooks it made) back to the host; every round
+  at least halves the components that still have an outgoing edge, so there are O(log n).
+  As in ECL-MST (Fallin, Gonzalez, Seo, Burtscher 2023), the components are union-find trees
+  over the original vertices rather than a contracted graph.
+
+References: J. Jaiganesh, M. Burtscher, "A high-performance connected components implementation
+for GPUs", HPDC 2018; O. Borůvka, "O jistém problému minimálním", 1926; A. Fallin, A. Gonzalez,
+J. Seo, M. Burtscher, "A high-performance MST implementation for GPUs", SC 2023.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ... import _host
+from . import compiler
+from ._persistent import index_types
+
+#: Threads per block of these kernels.
+BLOCK = 256
+
+
+def _blocks(count, cap=65535):
+    return max(1, min(cap, -(-int(count) // BLOCK)))
+
+
+def _lanes(n, nnz):
+    """Lanes per vertex for the hooking pass: the average degree rounded up to a power of two,
+    at most a warp."""
+    avg = nnz / max(n, 1)
+    vw = 1
+    while vw < 32 and vw < avg:
+        vw *= 2
+    return vw
+
+
+def components(S, symmetric):
+    """Weakly connected components of the pattern of S (n x n, on the device).
+
+    Parameters
+    ----------
+    S : Matrix on the GPU, shape (n, n), n < 2**31
+    symmetric : bool
+        S is known to be symmetric: each edge is united once (from its larger end).
+
+    Returns
+    -------
+    cupy int64 array, shape (n,)
+        The smallest vertex of each vertex's component.
+    """
+    import cupy as cp
+
+    n = S.nrows
+    ipt, ixt = index_types(S._indptr, S._indices)
+    vw = _lanes(n, S._indices.size)
+    defs = {"IPT": ipt, "IXT": ixt, "VW": vw}
+    parent = cp.empty(max(n, 1), dtype=cp.int32)
+    labels = cp.empty(n, dtype=cp.int64)
+    if n == 0:
+        return labels
+    nn = np.int32(n)
+    compiler.kernel("forest.cu", "cc_init", defs)((_blocks(n),), (BLOCK,), (S._indptr, S._indices, nn, parent))
+    compiler.kernel("forest.cu", "cc_hook", defs)((_blocks(n * vw),), (BLOCK,),
+                                                  (S._indptr, S._indices, nn, parent, np.int32(bool(symmetric))))
+    compiler.kernel("forest.cu", "cc_flatten", defs)((_blocks(n),), (BLOCK,), (nn, parent))
+    compiler.kernel("forest.cu", "cc_labels", defs)((_blocks(n),), (BLOCK,), (nn, parent, labels))
+    return labels
+
+
+def boruvka(n, eu, ev):
+    """The minimum spanning forest of the edges ``(eu[k], ev[k])`` numbered in key order.
+
+    Parameters
+    ----------
+    n : int
+        Vertices (< 2**31).
+    eu, ev : cupy integer arrays, shape (m,), m < 2**31 - 1
+        The ends of edge k; edge k is lighter than edge k + 1 (distinct keys).
+
+    Returns
+    -------
+    keys : cupy int64 array
+        The keys of the forest's edges, increasing.
+    reads : int
+        Host reads: one per Borůvka round and one for the number of forest edges.
+    """
+    import cupy as cp
+
+    m = int(eu.size)
+    if n == 0 or m == 0:
+        return cp.empty(0, dtype=cp.int64), 0
+    defs = {"IPT": "int", "IXT": "int", "VW": 1}
+    k = {name: compiler.kernel("forest.cu", name, defs)
+         for name in ("bv_reset", "bv_lightest", "bv_hook", "bv_jump", "bv_collect")}
+    eu = cp.ascontiguousarray(eu, dtype=cp.int32)
+    ev = cp.ascontiguousarray(ev, dtype=cp.int32)
+    comp = cp.arange(n, dtype=cp.int32)
+    parent = cp.empty(n, dtype=cp.int32)
+    best = cp.empty(n, dtype=cp.int32)
+    dead = cp.zeros(m, dtype=cp.uint8)
+    in_forest = cp.zeros(m, dtype=cp.uint8)
+    hooked = cp.zeros(1, dtype=cp.int32)
+    nn, mm = np.int32(n), np.int32(m)
+    rounds = 0
+    while True:
+        rounds += 1
+        hooked.fill(0)
+        k["bv_reset"]((_blocks(n),), (BLOCK,), (nn, best))
+        k["bv_lightest"]((_blocks(m),), (BLOCK,), (mm, eu, ev, comp, dead, best))
+        k["bv_hook"]((_blocks(n),), (BLOCK,), (nn, eu, ev, comp, best, parent, in_forest, hooked))
+        k["bv_jump"]((_blocks(n),), (BLOCK,), (nn, parent, comp))
+        if _host.read_int(hooked) == 0:
+            break
+    pos = cp.cumsum(in_forest, dtype=cp.int32)
+    keys = cp.empty(_host.read_int(pos[-1:]), dtype=cp.int64)
+    k["bv_collect"]((_blocks(m),), (BLOCK,), (mm, in_forest, pos, keys))
+    return keys, rounds + 1
