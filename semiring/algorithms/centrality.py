@@ -215,7 +215,9 @@ def betweenness_centrality(A, *, sources=None, normalized=True, endpoints=False,
     3.5+'s ``_rescale``.
 
     Work: per batch, one ``plus.first`` product per BFS level forward and one backward, over
-    the edges of the level's vertices (b rows at once).
+    the edges of the level's vertices (b rows at once). On the GPU the same sweeps run as
+    kernels without the algebra (a warp per vertex, a lane per source; one host read per
+    level; :mod:`semiring.backends.gpu.centrality`, after McLaughlin and Bader 2014).
 
     References
     ----------
@@ -240,11 +242,18 @@ def betweenness_centrality(A, *, sources=None, normalized=True, endpoints=False,
     bc = Vector.from_dense(xp.zeros(n, dtype=np.float64), device=device)
     if n == 0:
         return bc
-    P, PT = _pattern(G)
     every = np.arange(n, dtype=np.int64) if src is None else src
-    for start in range(0, every.shape[0], int(batch)):
-        part = xp.asarray(every[start:start + int(batch)])
-        _batch(P, PT, part, n, G.kind == "undirected", endpoints, bc, device)
+    if device == "gpu":
+        from ..backends.gpu import centrality as _gpu
+
+        total = xp.zeros(n, dtype=np.float64)
+        _gpu.accumulate(G.A, every, int(batch), endpoints, total)
+        bc = Vector._from_bitmap("float64", xp.ones(n, dtype=bool), total, n)
+    else:
+        P, PT = _pattern(G)
+        for start in range(0, every.shape[0], int(batch)):
+            part = xp.asarray(every[start:start + int(batch)])
+            _batch(P, PT, part, n, G.kind == "undirected", endpoints, bc, device)
     s_src, s_other = scale_factors(n, normalized=normalized, directed=G.kind == "directed", endpoints=endpoints,
                                    k=None if src is None else src.shape[0])
     if s_src is None:

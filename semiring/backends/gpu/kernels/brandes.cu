@@ -1,0 +1,94 @@
+// Brandes' betweenness for a batch of b sources on the device (backends/gpu/centrality.py).
+// Per (vertex, source) state in vertex-major arrays of n x b: depth (int, -1 unreached), sigma
+// (shortest-path counts), delta (dependencies). A warp serves one vertex, its lanes the sources
+// (32 at a time), so the b states of a neighbour are one coalesced read.
+// Defined by the host: IPT, IXT.
+#include "common.cuh"
+
+#define FULL 0xffffffffu
+
+__device__ __forceinline__ int vld(const int* p) { return *(const volatile int*)p; }
+
+// depth(src[s], s) = 0, sigma(src[s], s) = 1.
+extern "C" __global__ void br_start(const i64* src, int b, int* depth, double* sigma) {
+    GRID_STRIDE(s, b) {
+        depth[src[s] * b + s] = 0;
+        sigma[src[s] * b + s] = 1.0;
+    }
+}
+
+// Level d -> d + 1, pushed: for every (v, s) on level d and out-neighbour w, w joins level d + 1
+// of source s if unreached (compare-and-swap) and, on that level, gains sigma(v, s).
+extern "C" __global__ void br_forward(const IPT* ptr, const IXT* idx, int n, int b, int d, int* depth,
+                                      double* sigma, int* grew) {
+    const int lane = lane_id();
+    const i64 warps = ((i64)gridDim.x * blockDim.x) >> 5;
+    for (i64 v = ((i64)blockIdx.x * blockDim.x + threadIdx.x) >> 5; v < n; v += warps) {
+        for (int s0 = 0; s0 < b; s0 += 32) {
+            const int s = s0 + lane;
+            const bool on = s < b && depth[v * b + s] == d;
+            if (!__any_sync(FULL, on)) continue;
+            const double sv = on ? sigma[v * b + s] : 0.0;
+            bool found = false;
+            for (IPT p = ptr[v]; p < ptr[v + 1]; ++p) {
+                if (!on) break;
+                const i64 w = (i64)idx[p];
+                int* dw = depth + w * b + s;
+                int cur = vld(dw);
+                if (cur == -1) {
+                    cur = atomicCAS(dw, -1, d + 1);
+                    if (cur == -1) { cur = d + 1; found = true; }
+                }
+                if (cur == d + 1) atomicAdd(sigma + w * b + s, sv);
+            }
+            if (__any_sync(FULL, found) && lane == 0) *grew = 1;
+        }
+    }
+}
+
+// Level d's dependencies from level d + 1's: delta(v, s) = sigma(v, s) * sum over out-neighbours
+// w on level d + 1 of (1 + delta(w, s)) / sigma(w, s).
+extern "C" __global__ void br_backward(const IPT* ptr, const IXT* idx, int n, int b, int d, const int* depth,
+                                       const double* sigma, double* delta) {
+    const int lane = lane_id();
+    const i64 warps = ((i64)gridDim.x * blockDim.x) >> 5;
+    for (i64 v = ((i64)blockIdx.x * blockDim.x + threadIdx.x) >> 5; v < n; v += warps) {
+        for (int s0 = 0; s0 < b; s0 += 32) {
+            const int s = s0 + lane;
+            const bool on = s < b && depth[v * b + s] == d;
+            if (!__any_sync(FULL, on)) continue;
+            double acc = 0.0;
+            for (IPT p = ptr[v]; p < ptr[v + 1]; ++p) {
+                if (!on) break;
+                const i64 w = (i64)idx[p];
+                if (depth[w * b + s] == d + 1) acc += (1.0 + delta[w * b + s]) / sigma[w * b + s];
+            }
+            if (on) delta[v * b + s] = sigma[v * b + s] * acc;
+        }
+    }
+}
+
+// bc(v) += sum over the sources s that reach v on level >= 1 of delta(v, s) (+ 1 with
+// endpoints); reached(s) += the vertices s reaches on level >= 1.
+extern "C" __global__ void br_sum(int n, int b, const int* depth, const double* delta, int endpoints,
+                                  double* bc, unsigned long long* reached) {
+    const int lane = lane_id();
+    const i64 warps = ((i64)gridDim.x * blockDim.x) >> 5;
+    for (int s0 = 0; s0 < b; s0 += 32) {
+        const int s = s0 + lane;
+        unsigned long long count = 0;
+        for (i64 v = ((i64)blockIdx.x * blockDim.x + threadIdx.x) >> 5; v < n; v += warps) {
+            const bool on = s < b && depth[v * b + s] >= 1;
+            double x = on ? delta[v * b + s] + (endpoints ? 1.0 : 0.0) : 0.0;
+            count += on;
+            for (int o = 16; o > 0; o >>= 1) x += __shfl_down_sync(FULL, x, o);
+            if (lane == 0 && x != 0.0) bc[v] += x;
+        }
+        if (s < b && count) atomicAdd(reached + s, count);
+    }
+}
+
+// With endpoints: bc(src[s]) += reached(s).
+extern "C" __global__ void br_sources(const i64* src, int b, const unsigned long long* reached, double* bc) {
+    GRID_STRIDE(s, b) bc[src[s]] += (double)reached[s];
+}
