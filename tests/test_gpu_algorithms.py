@@ -1,7 +1,7 @@
-"""Connected components, spanning forests, Gebremedhin-Manne coloring and Floyd-Warshall on the
-device: equal to SciPy and to the CPU path on random graphs (Hypothesis), on graphs large
-enough for the union-find hooks to race, and on the NY road network; connected components read
-nothing back to the host.
+"""Connected components, spanning forests, Gebremedhin-Manne coloring, Floyd-Warshall and
+betweenness on the device: equal to SciPy and to the CPU path on random graphs (Hypothesis), on
+graphs large enough for the union-find hooks to race, and on the NY road network; connected
+components read nothing back to the host.
 """
 
 from __future__ import annotations
@@ -159,3 +159,29 @@ def test_floyd_warshall_negative_cycle_far_from_the_first_tile():
     from test_gpu import same
 
     same(alg.floyd_warshall(B), alg.floyd_warshall(B.to("gpu")))
+
+
+@gpu
+@settings(max_examples=30, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
+@given(n=st.integers(1, 200), density=st.floats(0, 4), seed=st.integers(0, 2**31), symmetric=st.booleans(),
+       endpoints=st.booleans(), normalized=st.booleans(), batch=st.sampled_from([1, 7, 32, 40]),
+       sampled=st.booleans())
+def test_betweenness_equals_cpu(n, density, seed, symmetric, endpoints, normalized, batch, sampled):
+    A = _random(n, int(n * density), seed, symmetric)
+    src = None
+    if sampled:
+        src = np.random.default_rng(seed).permutation(n)[: max(1, n // 3)]
+    cpu = alg.betweenness_centrality(A, sources=src, endpoints=endpoints, normalized=normalized, batch=batch)
+    dev = alg.betweenness_centrality(A.to("gpu"), sources=src, endpoints=endpoints, normalized=normalized,
+                                     batch=batch)
+    assert dev.device == "gpu" and dev.nvals == n
+    np.testing.assert_allclose(asnumpy(dev.to_dense()), cpu.to_dense(), rtol=1e-9, atol=1e-12, equal_nan=True)
+
+
+@gpu
+def test_betweenness_kronecker_matches_cpu():
+    A = sr.generators.kronecker(12, seed=1)
+    src = np.arange(0, 4096, 256)
+    cpu = alg.betweenness_centrality(A, sources=src)
+    dev = alg.betweenness_centrality(A.to("gpu"), sources=src)
+    np.testing.assert_allclose(asnumpy(dev.to_dense()), cpu.to_dense(), rtol=1e-9, atol=1e-12)
