@@ -2,7 +2,8 @@
 
 The batch's b searches share vertex-major state arrays (n x b): a warp serves one vertex and
 its lanes the sources, so the b states of a neighbour are one coalesced read. The forward sweep
-pushes level d to level d + 1 (an unreached (vertex, source) pair joins by compare-and-swap on
+pushes level d to level d + 1 (rows cut into chunks of :data:`CHUNK` entries, a warp each,
+so a hub's row is spread over many warps) (an unreached (vertex, source) pair joins by compare-and-swap on
 its depth and gains the shortest-path counts of its parents by ``atomicAdd``), reading one flag
 per level to know when the searches are over; the backward sweep pulls each level's
 dependencies from the next one's (``delta(v) = sigma(v) sum (1 + delta(w)) / sigma(w)`` over the
@@ -22,8 +23,10 @@ from ... import _host, _memory
 from . import compiler
 from ._persistent import index_types
 
-#: Threads per block (eight warps: eight vertices at a time).
+#: Threads per block (eight warps).
 BLOCK = 256
+#: Row entries per warp: a longer row is cut into chunks served by several warps.
+CHUNK = 128
 
 
 def _grid(n):
@@ -57,7 +60,7 @@ def accumulate(A, sources, batch, endpoints, bc):
     b_max = min(int(batch), sources.shape[0])
     _memory.require(n * b_max * 20, f"betweenness_centrality: the {n} x {b_max} search state of a batch", "gpu")
     ipt, ixt = index_types(A._indptr, A._indices)
-    defs = {"IPT": ipt, "IXT": ixt}
+    defs = {"IPT": ipt, "IXT": ixt, "CH": CHUNK}
     k = {name: compiler.kernel("brandes.cu", name, defs)
          for name in ("br_start", "br_forward", "br_backward", "br_sum", "br_sources")}
     depth = cp.empty(n * b_max, dtype=cp.int32)
@@ -66,6 +69,10 @@ def accumulate(A, sources, batch, endpoints, bc):
     grew = cp.zeros(1, dtype=cp.int32)
     reached = cp.zeros(b_max, dtype=cp.uint64)
     nn, reads = np.int32(n), 0
+    # first[v]: v's first chunk (rows of CHUNK entries at most; a hub's row spreads over warps)
+    first = cp.zeros(n + 1, dtype=cp.int64)
+    first[1:] = cp.cumsum((cp.diff(A._indptr).astype(cp.int64) + (CHUNK - 1)) // CHUNK)
+    chunks = n + A._indices.size // CHUNK + 1  # at least first[n]: the grid's size
     for start in range(0, sources.shape[0], b_max):
         src = cp.asarray(sources[start:start + b_max], dtype=cp.int64)
         b = int(src.size)
@@ -77,14 +84,16 @@ def accumulate(A, sources, batch, endpoints, bc):
         d = 0
         while True:
             grew.fill(0)
-            k["br_forward"](_grid(n), (BLOCK,), (A._indptr, A._indices, nn, bb, np.int32(d), depth, sigma, grew))
+            k["br_forward"](_grid(chunks), (BLOCK,),
+                            (A._indptr, A._indices, first, nn, bb, np.int32(d), depth, sigma, grew))
             d += 1
             reads += 1
             if not _host.read_int(grew):
                 break
         # levels 0 .. d - 1; the deepest has no children (delta = 0)
         for level in range(d - 2, 0, -1):
-            k["br_backward"](_grid(n), (BLOCK,), (A._indptr, A._indices, nn, bb, np.int32(level), depth, sigma, delta))
+            k["br_backward"](_grid(chunks), (BLOCK,),
+                             (A._indptr, A._indices, first, nn, bb, np.int32(level), depth, sigma, delta))
         reached.fill(0)
         k["br_sum"](_grid(n), (BLOCK,), (nn, bb, depth, delta, np.int32(bool(endpoints)), bc, reached))
         if endpoints:

@@ -2,7 +2,7 @@
 // Per (vertex, source) state in vertex-major arrays of n x b: depth (int, -1 unreached), sigma
 // (shortest-path counts), delta (dependencies). A warp serves one vertex, its lanes the sources
 // (32 at a time), so the b states of a neighbour are one coalesced read.
-// Defined by the host: IPT, IXT.
+// Defined by the host: IPT, IXT, CH (entries per chunk).
 #include "common.cuh"
 
 #define FULL 0xffffffffu
@@ -17,20 +17,36 @@ extern "C" __global__ void br_start(const i64* src, int b, int* depth, double* s
     }
 }
 
+// Rows are cut into chunks of at most CH entries, one warp each (a hub's row spreads over many
+// warps): chunk c belongs to the vertex v with first[v] <= c < first[v + 1] (first: n + 1
+// increasing offsets) and covers entries ptr[v] + CH (c - first[v]) onwards.
+__device__ __forceinline__ i64 chunk_vertex(const i64* first, int n, i64 c) {
+    int lo = 0, hi = n;  // the last v with first[v] <= c
+    while (hi - lo > 1) {
+        const int mid = (lo + hi) >> 1;
+        if (first[mid] <= c) lo = mid; else hi = mid;
+    }
+    return lo;
+}
+
 // Level d -> d + 1, pushed: for every (v, s) on level d and out-neighbour w, w joins level d + 1
 // of source s if unreached (compare-and-swap) and, on that level, gains sigma(v, s).
-extern "C" __global__ void br_forward(const IPT* ptr, const IXT* idx, int n, int b, int d, int* depth,
-                                      double* sigma, int* grew) {
+extern "C" __global__ void br_forward(const IPT* ptr, const IXT* idx, const i64* first, int n, int b,
+                                      int d, int* depth, double* sigma, int* grew) {
     const int lane = lane_id();
     const i64 warps = ((i64)gridDim.x * blockDim.x) >> 5;
-    for (i64 v = ((i64)blockIdx.x * blockDim.x + threadIdx.x) >> 5; v < n; v += warps) {
+    const i64 chunks = first[n];
+    for (i64 c = ((i64)blockIdx.x * blockDim.x + threadIdx.x) >> 5; c < chunks; c += warps) {
+        const i64 v = chunk_vertex(first, n, c);
+        const i64 lo = (i64)ptr[v] + (i64)CH * (c - first[v]);
+        const i64 hi = min((i64)ptr[v + 1], lo + CH);
         for (int s0 = 0; s0 < b; s0 += 32) {
             const int s = s0 + lane;
             const bool on = s < b && depth[v * b + s] == d;
             if (!__any_sync(FULL, on)) continue;
             const double sv = on ? sigma[v * b + s] : 0.0;
             bool found = false;
-            for (IPT p = ptr[v]; p < ptr[v + 1]; ++p) {
+            for (i64 p = lo; p < hi; ++p) {
                 if (!on) break;
                 const i64 w = (i64)idx[p];
                 int* dw = depth + w * b + s;
@@ -47,23 +63,30 @@ extern "C" __global__ void br_forward(const IPT* ptr, const IXT* idx, int n, int
 }
 
 // Level d's dependencies from level d + 1's: delta(v, s) = sigma(v, s) * sum over out-neighbours
-// w on level d + 1 of (1 + delta(w, s)) / sigma(w, s).
-extern "C" __global__ void br_backward(const IPT* ptr, const IXT* idx, int n, int b, int d, const int* depth,
-                                       const double* sigma, double* delta) {
+// w on level d + 1 of (1 + delta(w, s)) / sigma(w, s) (delta is zero before; chunks add).
+extern "C" __global__ void br_backward(const IPT* ptr, const IXT* idx, const i64* first, int n, int b,
+                                       int d, const int* depth, const double* sigma, double* delta) {
     const int lane = lane_id();
     const i64 warps = ((i64)gridDim.x * blockDim.x) >> 5;
-    for (i64 v = ((i64)blockIdx.x * blockDim.x + threadIdx.x) >> 5; v < n; v += warps) {
+    const i64 chunks = first[n];
+    for (i64 c = ((i64)blockIdx.x * blockDim.x + threadIdx.x) >> 5; c < chunks; c += warps) {
+        const i64 v = chunk_vertex(first, n, c);
+        const i64 lo = (i64)ptr[v] + (i64)CH * (c - first[v]);
+        const i64 hi = min((i64)ptr[v + 1], lo + CH);
         for (int s0 = 0; s0 < b; s0 += 32) {
             const int s = s0 + lane;
             const bool on = s < b && depth[v * b + s] == d;
             if (!__any_sync(FULL, on)) continue;
             double acc = 0.0;
-            for (IPT p = ptr[v]; p < ptr[v + 1]; ++p) {
+            for (i64 p = lo; p < hi; ++p) {
                 if (!on) break;
                 const i64 w = (i64)idx[p];
                 if (depth[w * b + s] == d + 1) acc += (1.0 + delta[w * b + s]) / sigma[w * b + s];
             }
-            if (on) delta[v * b + s] = sigma[v * b + s] * acc;
+            if (on && acc != 0.0) {
+                if (hi - lo == (i64)ptr[v + 1] - (i64)ptr[v]) delta[v * b + s] = sigma[v * b + s] * acc;
+                else atomicAdd(delta + v * b + s, sigma[v * b + s] * acc);
+            }
         }
     }
 }
