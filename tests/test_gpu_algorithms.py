@@ -185,3 +185,27 @@ def test_betweenness_kronecker_matches_cpu():
     cpu = alg.betweenness_centrality(A, sources=src)
     dev = alg.betweenness_centrality(A.to("gpu"), sources=src)
     np.testing.assert_allclose(asnumpy(dev.to_dense()), cpu.to_dense(), rtol=1e-9, atol=1e-12)
+
+
+@gpu
+@pytest.mark.parametrize("dtype", ["float32", "int64", "int8", "uint8", "bool", "float64"])
+def test_forest_dtypes_and_signed_zeros(dtype):
+    from test_gpu import same
+
+    rng = np.random.default_rng(11)
+    n = 300
+    W = _random(n, 1500, 7, True, weights=3)
+    r, c, w = W.to_coo()
+    if dtype == "bool":
+        v = np.ones(r.size, dtype=bool)
+    elif dtype[0] == "u":
+        v = w.astype(dtype)
+    else:
+        # negative weights, explicit zeros and (for floats) -0.0 beside 0.0, symmetric
+        sign = np.where((np.minimum(r, c) * 31 + np.maximum(r, c)) % 3 == 0, -1, 1)
+        v = (sign * (w - 1)).astype(dtype)
+        if dtype[0] == "f":
+            v = np.where(v == 0, np.where((r + c) % 2 == 0, -0.0, 0.0), v).astype(dtype)
+    A = sr.Matrix.from_coo(r, c, v, nrows=n, ncols=n, dtype=dtype)
+    for method in ("boruvka", "prim"):
+        same(alg.minimum_spanning_forest(A, method=method), alg.minimum_spanning_forest(A.to("gpu"), method=method))

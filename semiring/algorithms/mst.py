@@ -223,10 +223,11 @@ def minimum_spanning_forest(A, *, method="boruvka"):
     component graph, and Prim's steps a reduction and an extract each.
 
     On the GPU both methods run Borůvka on the device as ECL-MST does (union-find components
-    over the original vertices, the lightest edge of each component by ``atomicMin`` on its key,
-    one host read per round; :mod:`semiring.backends.gpu.forest`). Under distinct keys the
-    forest is unique, so this is exactly the forest Prim's steps would grow, in O(log n)
-    rounds instead of n steps.
+    over the original vertices, the lightest edge of each component by ``atomicMin`` on its
+    weight and then on its entry's position, one host read per round, the forest cut out of A's
+    own entries; :mod:`semiring.backends.gpu.forest`). Under distinct keys the forest is
+    unique, so this is exactly the forest Prim's steps would grow, in O(log n) rounds instead
+    of n steps.
 
     References
     ----------
@@ -247,21 +248,31 @@ def minimum_spanning_forest(A, *, method="boruvka"):
     G = as_graph(A, what)
     if method not in METHODS:
         raise InvalidValue(f"{what}: method must be one of {METHODS}; given {method!r}")
+    if G.A.device == "gpu":
+        _check_nan(G.A, what)
+        _check_symmetric(G, what)
+        from ..backends.gpu import forest
+
+        # Borůvka on the device for both methods: distinct keys make the forest unique
+        return forest.spanning_forest(G.A)[0]
     return _forest(G, method, what)[0]
+
+
+def _check_symmetric(G, what):
+    if G.kind != "undirected":
+        raise InvalidValue(f"{what}: A must be symmetric (an undirected graph); given a matrix that "
+                           "differs from its transpose (or a Graph of kind 'directed')")
 
 
 def _forest(G, method, what, tiebreak=None):
     """The forest Matrix (and the endpoints u < v of its edges in key order)."""
     _check_nan(G.A, what)
-    if G.kind != "undirected":
-        raise InvalidValue(f"{what}: A must be symmetric (an undirected graph); given a matrix that "
-                           "differs from its transpose (or a Graph of kind 'directed')")
+    _check_symmetric(G, what)
     device = G.A.device
     xp = _v.xp_for(device)
     if device == "gpu":
         from ..backends.gpu import forest
 
-        # Borůvka on the device for both methods: distinct keys make the forest unique
         eu, ev, ew = ranked_edges(G, what, tiebreak)
         keys = forest.boruvka(G.n, eu, ev)[0]
     else:

@@ -129,3 +129,69 @@ def boruvka(n, eu, ev):
     keys = cp.empty(_host.read_int(pos[-1:]), dtype=cp.int64)
     k["bv_collect"]((_blocks(m),), (BLOCK,), (mm, in_forest, pos, keys))
     return keys, rounds + 1
+
+
+def _value_kind(dtype):
+    kind = np.dtype(dtype).kind
+    return 0 if kind == "f" else 1 if kind == "i" else 2
+
+
+def spanning_forest(A):
+    """The minimum spanning forest of the symmetric Matrix A (on the GPU), as a Matrix.
+
+    Borůvka on A's own entries: edge {u, v} is the entry (u, v) with u < v, ordered by (weight,
+    entry position), which is (weight, min end, max end): the keys of
+    ``semiring.algorithms.mst``. The forest's entries (both ways) are then cut out of A's CSR
+    (each forest edge finds its mirror entry by binary search), so no sort is needed.
+
+    Returns
+    -------
+    F : Matrix on the GPU, A's shape and dtype
+    reads : int
+        Host reads: one per round and one for the forest's size.
+    """
+    import cupy as cp
+
+    from ...core.matrix import Matrix
+
+    n, nnz = A.nrows, int(A._indices.size)
+    rows = A._row_ids()
+    ipt, ixt = index_types(A._indptr, A._indices)
+    rxt = index_types(rows)[0]
+    from .compiler import ctype
+
+    defs = {"IPT": ipt, "IXT": ixt, "VW": 1, "VT": ctype(A.dtype), "VKIND": _value_kind(A.dtype), "RXT": rxt}
+    k = {name: compiler.kernel("forest.cu", name, defs)
+         for name in ("msf_reset", "msf_weight", "msf_edge", "msf_hook", "bv_jump", "msf_mirror", "msf_collect")}
+    ptr, idx, vals = A._indptr, A._indices, A._values
+    comp = cp.arange(max(n, 1), dtype=cp.int32)
+    parent = cp.empty(max(n, 1), dtype=cp.int32)
+    bw = cp.empty(max(n, 1), dtype=cp.uint64)
+    be = cp.empty(max(n, 1), dtype=cp.uint64)
+    dead = cp.zeros(max(nnz, 1), dtype=cp.uint8)
+    in_forest = cp.zeros(max(nnz, 1), dtype=cp.uint8)
+    hooked = cp.zeros(1, dtype=cp.int32)
+    nn, mm = np.int32(n), np.int64(nnz)
+    reads = 0
+    while n and nnz:
+        hooked.fill(0)
+        k["msf_reset"]((_blocks(n),), (BLOCK,), (nn, bw, be))
+        k["msf_weight"]((_blocks(nnz),), (BLOCK,), (mm, rows, idx, vals, comp, dead, bw))
+        k["msf_edge"]((_blocks(nnz),), (BLOCK,), (mm, rows, idx, vals, comp, dead, bw, be))
+        k["msf_hook"]((_blocks(n),), (BLOCK,), (nn, rows, idx, comp, be, parent, in_forest, hooked))
+        k["bv_jump"]((_blocks(n),), (BLOCK,), (nn, parent, comp))
+        reads += 1
+        if _host.read_int(hooked) == 0:
+            break
+    if nnz:
+        k["msf_mirror"]((_blocks(nnz),), (BLOCK,), (mm, ptr, rows, idx, in_forest))
+    pos = cp.zeros(nnz + 1, dtype=cp.int64)
+    pos[1:] = cp.cumsum(in_forest[:nnz], dtype=cp.int64)
+    total = _host.read_int(pos[-1:]) if nnz else 0
+    reads += bool(nnz)
+    out_idx = cp.empty(total, dtype=idx.dtype)
+    out_vals = cp.empty(total, dtype=vals.dtype)
+    if total:
+        k["msf_collect"]((_blocks(nnz),), (BLOCK,), (mm, in_forest, pos, idx, vals, out_idx, out_vals))
+    indptr = pos[ptr].astype(ptr.dtype)
+    return Matrix._from_csr(n, n, A.dtype, indptr, out_idx, out_vals), reads

@@ -148,3 +148,100 @@ extern "C" __global__ void bv_collect(int m, const unsigned char* in_forest, con
         if (in_forest[k]) keys[pos[k] - 1] = k;
     }
 }
+
+// ---- Borůvka on a symmetric CSR matrix's own entries: the edge {u, v} is its entry p = (u, v)
+// with u < v, and its key is (weight, p), compared as the 64-bit order key of the weight and
+// then p (row-major positions order the edges by (min, max) end). Defined by the host: VT (the
+// value type), VKIND (0 float, 1 signed integer, 2 unsigned integer or bool) and RXT (the type
+// of the entries' row ids).
+
+#ifdef VT
+__device__ __forceinline__ ull order_key(VT x) {
+#if VKIND == 0
+    const ull b = (ull)__double_as_longlong((double)x + 0.0);  // -0.0 and 0.0 are one weight
+    return (b >> 63) ? ~b : (b | (1ull << 63));
+#elif VKIND == 1
+    return (ull)(long long)x ^ (1ull << 63);
+#else
+    return (ull)x;
+#endif
+}
+
+#define NOEDGE 0xffffffffffffffffull
+
+extern "C" __global__ void msf_reset(int n, ull* bw, ull* be) {
+    GRID_STRIDE(v, n) { bw[v] = NOEDGE; be[v] = NOEDGE; }
+}
+
+// bw(c) = the smallest weight key of an edge leaving component c (edges inside die for good).
+extern "C" __global__ void msf_weight(i64 nnz, const RXT* rows, const IXT* idx, const VT* vals, const int* comp,
+                                      unsigned char* dead, ull* bw) {
+    GRID_STRIDE(p, nnz) {
+        const int u = (int)rows[p], v = (int)idx[p];
+        if (v <= u || dead[p]) continue;
+        const int a = comp[u], b = comp[v];
+        if (a == b) { dead[p] = 1; continue; }
+        const ull k = order_key(vals[p]);
+        atomicMin(bw + a, k);
+        atomicMin(bw + b, k);
+    }
+}
+
+// be(c) = the first entry among c's leaving edges of weight key bw(c).
+extern "C" __global__ void msf_edge(i64 nnz, const RXT* rows, const IXT* idx, const VT* vals, const int* comp,
+                                    const unsigned char* dead, const ull* bw, ull* be) {
+    GRID_STRIDE(p, nnz) {
+        const int u = (int)rows[p], v = (int)idx[p];
+        if (v <= u || dead[p]) continue;
+        const int a = comp[u], b = comp[v];
+        const ull k = order_key(vals[p]);
+        if (k == bw[a]) atomicMin(be + a, (ull)p);
+        if (k == bw[b]) atomicMin(be + b, (ull)p);
+    }
+}
+
+// As bv_hook, with edges named by their entry.
+extern "C" __global__ void msf_hook(int n, const RXT* rows, const IXT* idx, const int* comp, const ull* be,
+                                    int* parent, unsigned char* in_forest, int* hooked) {
+    GRID_STRIDE(c, n) {
+        int p = comp[c];
+        if (p == (int)c && be[c] != NOEDGE) {
+            const i64 e = (i64)be[c];
+            const int a = comp[(int)rows[e]], b = comp[(int)idx[e]];
+            const int other = (a == (int)c) ? b : a;
+            if (!(be[other] == (ull)e && other > (int)c)) {
+                p = other;
+                in_forest[e] = 1;
+                atomicAdd(hooked, 1);
+            }
+        }
+        parent[c] = p;
+    }
+}
+
+// Mark each forest edge's mirror entry (v, u) too (binary search in row v, columns sorted).
+extern "C" __global__ void msf_mirror(i64 nnz, const IPT* ptr, const RXT* rows, const IXT* idx,
+                                      unsigned char* in_forest) {
+    GRID_STRIDE(p, nnz) {
+        const int u = (int)rows[p], v = (int)idx[p];
+        if (v <= u || !in_forest[p]) continue;
+        i64 lo = ptr[v], hi = ptr[v + 1];
+        while (lo < hi) {
+            const i64 mid = (lo + hi) >> 1;
+            if ((int)idx[mid] < u) lo = mid + 1; else hi = mid;
+        }
+        in_forest[lo] = 1;
+    }
+}
+
+// The forest's entries, in the input's order: pos = exclusive prefix sum of in_forest.
+extern "C" __global__ void msf_collect(i64 nnz, const unsigned char* in_forest, const i64* pos, const IXT* idx,
+                                       const VT* vals, IXT* out_idx, VT* out_vals) {
+    GRID_STRIDE(p, nnz) {
+        if (in_forest[p]) {
+            out_idx[pos[p]] = idx[p];
+            out_vals[pos[p]] = vals[p];
+        }
+    }
+}
+#endif
