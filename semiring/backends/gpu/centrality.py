@@ -62,7 +62,7 @@ def accumulate(A, sources, batch, endpoints, bc):
     ipt, ixt = index_types(A._indptr, A._indices)
     defs = {"IPT": ipt, "IXT": ixt, "CH": CHUNK}
     k = {name: compiler.kernel("brandes.cu", name, defs)
-         for name in ("br_start", "br_forward", "br_backward", "br_sum", "br_sources")}
+         for name in ("br_start", "br_level", "br_sum", "br_sources")}
     depth = cp.empty(n * b_max, dtype=cp.int32)
     sigma = cp.empty(n * b_max, dtype=cp.float64)
     delta = cp.empty(n * b_max, dtype=cp.float64)
@@ -84,16 +84,16 @@ def accumulate(A, sources, batch, endpoints, bc):
         d = 0
         while True:
             grew.fill(0)
-            k["br_forward"](_grid(chunks), (BLOCK,),
-                            (A._indptr, A._indices, first, nn, bb, np.int32(d), depth, sigma, grew))
+            k["br_level"](_grid(chunks), (BLOCK,),
+                          (A._indptr, A._indices, first, nn, bb, np.int32(d), np.int32(0), depth, sigma, delta, grew))
             d += 1
             reads += 1
             if not _host.read_int(grew):
                 break
         # levels 0 .. d - 1; the deepest has no children (delta = 0)
         for level in range(d - 2, 0, -1):
-            k["br_backward"](_grid(chunks), (BLOCK,),
-                             (A._indptr, A._indices, first, nn, bb, np.int32(level), depth, sigma, delta))
+            k["br_level"](_grid(chunks), (BLOCK,), (A._indptr, A._indices, first, nn, bb, np.int32(level),
+                                                     np.int32(1), depth, sigma, delta, grew))
         reached.fill(0)
         k["br_sum"](_grid(n), (BLOCK,), (nn, bb, depth, delta, np.int32(bool(endpoints)), bc, reached))
         if endpoints:

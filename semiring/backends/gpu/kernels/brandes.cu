@@ -29,10 +29,15 @@ __device__ __forceinline__ i64 chunk_vertex(const i64* first, int n, i64 c) {
     return lo;
 }
 
-// Level d -> d + 1, pushed: for every (v, s) on level d and out-neighbour w, w joins level d + 1
-// of source s if unreached (compare-and-swap) and, on that level, gains sigma(v, s).
-extern "C" __global__ void br_forward(const IPT* ptr, const IXT* idx, const i64* first, int n, int b,
-                                      int d, int* depth, double* sigma, int* grew) {
+// One level of a sweep (a warp per row chunk, a lane per source), for the (v, s) on level d:
+// - forward: level d -> d + 1, pushed: every out-neighbour w of v unreached by s joins level
+//   d + 1 (compare-and-swap on its depth) and, on that level, gains sigma(v, s); *grew = 1 if
+//   some pair joined;
+// - backward: level d's dependencies from level d + 1's, pulled: delta(v, s) = sigma(v, s) *
+//   sum over out-neighbours w on level d + 1 of (1 + delta(w, s)) / sigma(w, s) (delta is zero
+//   before; the chunks of a long row add).
+extern "C" __global__ void br_level(const IPT* ptr, const IXT* idx, const i64* first, int n, int b, int d,
+                                    int backward, int* depth, double* sigma, double* delta, int* grew) {
     const int lane = lane_id();
     const i64 warps = ((i64)gridDim.x * blockDim.x) >> 5;
     const i64 chunks = first[n];
@@ -46,9 +51,13 @@ extern "C" __global__ void br_forward(const IPT* ptr, const IXT* idx, const i64*
             if (!__any_sync(FULL, on)) continue;
             const double sv = on ? sigma[v * b + s] : 0.0;
             bool found = false;
-            for (i64 p = lo; p < hi; ++p) {
-                if (!on) break;
+            double acc = 0.0;
+            for (i64 p = lo; p < hi && on; ++p) {
                 const i64 w = (i64)idx[p];
+                if (backward) {
+                    if (depth[w * b + s] == d + 1) acc += (1.0 + delta[w * b + s]) / sigma[w * b + s];
+                    continue;
+                }
                 int* dw = depth + w * b + s;
                 int cur = vld(dw);
                 if (cur == -1) {
@@ -57,36 +66,11 @@ extern "C" __global__ void br_forward(const IPT* ptr, const IXT* idx, const i64*
                 }
                 if (cur == d + 1) atomicAdd(sigma + w * b + s, sv);
             }
-            if (__any_sync(FULL, found) && lane == 0) *grew = 1;
-        }
-    }
-}
-
-// Level d's dependencies from level d + 1's: delta(v, s) = sigma(v, s) * sum over out-neighbours
-// w on level d + 1 of (1 + delta(w, s)) / sigma(w, s) (delta is zero before; chunks add).
-extern "C" __global__ void br_backward(const IPT* ptr, const IXT* idx, const i64* first, int n, int b,
-                                       int d, const int* depth, const double* sigma, double* delta) {
-    const int lane = lane_id();
-    const i64 warps = ((i64)gridDim.x * blockDim.x) >> 5;
-    const i64 chunks = first[n];
-    for (i64 c = ((i64)blockIdx.x * blockDim.x + threadIdx.x) >> 5; c < chunks; c += warps) {
-        const i64 v = chunk_vertex(first, n, c);
-        const i64 lo = (i64)ptr[v] + (i64)CH * (c - first[v]);
-        const i64 hi = min((i64)ptr[v + 1], lo + CH);
-        for (int s0 = 0; s0 < b; s0 += 32) {
-            const int s = s0 + lane;
-            const bool on = s < b && depth[v * b + s] == d;
-            if (!__any_sync(FULL, on)) continue;
-            double acc = 0.0;
-            for (i64 p = lo; p < hi; ++p) {
-                if (!on) break;
-                const i64 w = (i64)idx[p];
-                if (depth[w * b + s] == d + 1) acc += (1.0 + delta[w * b + s]) / sigma[w * b + s];
+            if (backward && acc != 0.0) {
+                if (hi - lo == (i64)ptr[v + 1] - (i64)ptr[v]) delta[v * b + s] = sv * acc;
+                else atomicAdd(delta + v * b + s, sv * acc);
             }
-            if (on && acc != 0.0) {
-                if (hi - lo == (i64)ptr[v + 1] - (i64)ptr[v]) delta[v * b + s] = sigma[v * b + s] * acc;
-                else atomicAdd(delta + v * b + s, sigma[v * b + s] * acc);
-            }
+            if (!backward && __any_sync(FULL, found) && lane == 0) *grew = 1;
         }
     }
 }
