@@ -25,7 +25,9 @@ shrinks from round to round:
   second signature array, so the step that compacts also resets). No arc left: every remaining
   vertex is a component alone.
 
-Self-loops are skipped (they connect nothing). A last step labels each component by its
+The first list is the CSR's entries, packed ``(u << 32) | v`` by the kernel (each warp finds the
+rows of 256 consecutive entries by binary search in the row pointers). Self-loops are skipped
+(they connect nothing). A last step labels each component by its
 smallest vertex (an atomic minimum per component, then a gather), which is what the CPU path
 returns. The whole search is one launch (``kernels/scc.cu``, grid barriers of
 ``kernels/persistent.cuh``); the host reads one small control array at the end.
@@ -85,9 +87,9 @@ def strongly_connected(A, seed=0):
     n, m = A.nrows, A.nvals
     require(16 * m + 64 * n, f"strongly_connected_components: work arrays for {n} vertices and {m} arcs",
             device="gpu")
-    rows, idx = A._row_ids().astype(np.int64, copy=False), A._indices  # round 0's arcs: (rows[i], idx[i])
-    ixt = "int" if idx.dtype == np.int32 else "long long"
-    kern = _p.kernel("scc.cu", "scc_fused", IXT=ixt, LOCAL_SWEEPS=int(LOCAL_SWEEPS))
+    ptr, idx = A._indptr, A._indices  # full row pointers (built once from a hypersparse form)
+    ipt, ixt = _p.index_types(ptr, idx)
+    kern = _p.kernel("scc.cu", "scc_fused", IPT=ipt, IXT=ixt, LOCAL_SWEEPS=int(LOCAL_SWEEPS))
     nn = max(n, 1)
     sig = cp.empty(4 * nn, dtype=cp.uint64)  # (vin, vout) of the even rounds, then of the odd ones
     stamp = cp.empty(2 * nn, dtype=cp.int32)
@@ -98,8 +100,8 @@ def strongly_connected(A, seed=0):
     w0, w1 = cp.empty(max(m, 1), dtype=cp.uint64), cp.empty(max(m, 1), dtype=cp.uint64)
     words = cp.zeros(64 + 32, dtype=cp.uint32)  # the barrier's 64 words, then 16 control words
     bar, ctl = words[:64], words[64:].view(cp.uint64)
-    blocks = _p.grid_size(kern, ("scc", ixt, int(LOCAL_SWEEPS)))
-    kern((blocks,), (_p.BLOCK,), (rows, idx, np.int64(m), np.int32(n), np.uint64(int(seed) % 2**64), sig, stamp,
+    blocks = _p.grid_size(kern, ("scc", ipt, ixt, int(LOCAL_SWEEPS)))
+    kern((blocks,), (_p.BLOCK,), (ptr, idx, np.int64(m), np.int32(n), np.uint64(int(seed) % 2**64), sig, stamp,
                                   comp, small, label, q0, q1, w0, w1, ctl, bar))
     c = _host.read(ctl[12:16])
     if int(c[2]):

@@ -1,5 +1,5 @@
 // Strongly connected components in one persistent kernel (backends/gpu/scc.py explains the method).
-// Defined by the host: IXT (the column index type of the CSR), LOCAL_SWEEPS (sweeps of a block over its
+// Defined by the host: IPT, IXT (the CSR's row pointer and column index types), LOCAL_SWEEPS (sweeps of a block over its
 // arcs per pass, at most), and persistent.cuh's constants.
 #include "persistent.cuh"
 #define VMASK 0xffffffffull
@@ -25,16 +25,19 @@ __device__ __forceinline__ void warp_append64(bool pred, ull x, ull* q, ull* len
     if (pred) q[base + __popc(msk & ((1u << lane_id()) - 1))] = x;
 }
 
-// Arc i of round r: (u << 32) | v. Round 0 reads the CSR's entries (row ids and column indices),
-// later rounds the arcs the previous round kept.
-__device__ __forceinline__ ull arc_at(int r, long long i, const long long* rows, const IXT* idx, const ull* src) {
-    return r == 0 ? (((ull)rows[i] << 32) | (ull)idx[i]) : ld(src + i);
+// The row r in [lo, hi) with ptr[r] <= i < ptr[r + 1], given ptr[lo] <= i < ptr[hi].
+__device__ __forceinline__ long long row_of(const IPT* ptr, long long lo, long long hi, long long i) {
+    while (hi - lo > 1) {
+        const long long mid = lo + (hi - lo) / 2;
+        if ((long long)ptr[mid] <= i) lo = mid; else hi = mid;
+    }
+    return lo;
 }
 
 // ctl (16 words, zero at launch): three rotating slots of 4 counters ([0] changed, [1] vertices
 // kept, [2] arcs kept), the slot of barrier step k being k % 3; then [12] rounds, [13] passes,
 // [14] the barrier's failure flag, [15] a round limit exceeded (an internal error).
-extern "C" __global__ void scc_fused(const long long* rows, const IXT* idx, long long m, int n, ull seed,
+extern "C" __global__ void scc_fused(const IPT* ptr, const IXT* idx, long long m, int n, ull seed,
                                      ull* sig, int* stamp, int* comp, int* small, long long* label,
                                      int* q0, int* q1, ull* w0, ull* w1, ull* ctl, unsigned* bar) {
     const long long tid = (long long)blockIdx.x * blockDim.x + threadIdx.x;
@@ -54,6 +57,18 @@ extern "C" __global__ void scc_fused(const long long* rows, const IXT* idx, long
         comp[v] = -1;
         small[v] = 0x7fffffff;
     }
+    // and the CSR's arcs, packed (u << 32) | v, into w1 (round 0's list): each warp takes 256
+    // consecutive arcs, brackets their rows by two searches, and finds each arc's row in the bracket
+    {
+        const long long warp = tid / 32, nwarps = nthreads / 32, per = 256;
+        for (long long c0 = warp * per; c0 < m; c0 += nwarps * per) {
+            const long long c1 = c0 + per < m ? c0 + per : m;
+            const long long lo = row_of(ptr, 0, n, c0);
+            const long long hi = row_of(ptr, lo, n, c1 - 1) + 1;
+            for (long long i = c0 + lane; i < c1; i += 32)
+                w1[i] = ((ull)row_of(ptr, lo, hi, i) << 32) | (ull)idx[i];
+        }
+    }
     bool ok = grid_sync(bar);
     ++step;
 
@@ -68,7 +83,7 @@ extern "C" __global__ void scc_fused(const long long* rows, const IXT* idx, long
         ull* vout = vin + n;
         ull* nvin = sig + 2 * (1 - s) * n;
         ull* nvout = nvin + n;
-        const ull* src = (r & 1) ? w0 : w1;
+        const ull* src = (r & 1) ? w0 : w1;  // round 0: the CSR's arcs
         ull* dst = (r & 1) ? w1 : w0;
         const int* qin = (r & 1) ? q0 : q1;
         int* qout = (r & 1) ? q1 : q0;
@@ -83,7 +98,7 @@ extern "C" __global__ void scc_fused(const long long* rows, const IXT* idx, long
             for (int sweep = 0; sweep < LOCAL_SWEEPS; ++sweep) {  // a block sweeps its arcs again while it raises
                 bool raised = false;
                 for (long long i = tid; i < ma; i += nthreads) {
-                    const ull e = arc_at(r, i, rows, idx, src);
+                    const ull e = ld(src + i);
                     const int u = (int)(e >> 32), v = (int)(e & VMASK);
                     if (u == v || (ld(st_in + u) < p - 1 && ld(st_out + v) < p - 1)) continue;
                     ull a = ld(vin + u);
@@ -137,7 +152,7 @@ extern "C" __global__ void scc_fused(const long long* rows, const IXT* idx, long
                 bool keep = false;
                 ull e = 0;
                 if (i < ma) {
-                    e = arc_at(r, i, rows, idx, src);
+                    e = ld(src + i);
                     const int u = (int)(e >> 32), v = (int)(e & VMASK);
                     if (u != v) {
                         const ull xu = ld(vin + u), yu = ld(vout + u);
