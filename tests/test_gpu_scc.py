@@ -197,6 +197,14 @@ def test_empty_and_single_vertex_graphs():
         assert asnumpy(got.to_dense()).tolist() == list(range(n))
 
 
+@pytest.mark.parametrize("device", ["cpu", pytest.param("gpu", marks=gpu)])
+@pytest.mark.parametrize("seed", [1.5, "7", None, True, np.float64(2.0)])
+def test_a_seed_that_is_not_an_integer_raises(device, seed):
+    A = _matrix(3, np.array([0, 1]), np.array([1, 0]), device)
+    with pytest.raises(sr.InvalidValue, match=r"seed must be an integer; given"):
+        scc(A, seed=seed)
+
+
 @pytest.fixture(scope="module")
 def cnr2000(shared_data):
     A = sr.io.read(shared_data / "web/cnr-2000.mtx.gz")

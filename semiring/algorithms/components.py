@@ -311,7 +311,8 @@ def strongly_connected_components(A, *, seed=0):
     Raises
     ------
     InvalidValue
-        A is not a Matrix or Graph, or n >= 2**32 (the coloring keys hold vertex ids in 32 bits).
+        A is not a Matrix or Graph, seed is not an integer, or n >= 2**32 (the coloring keys
+        hold vertex ids in 32 bits).
     DimensionMismatch
         A is not square.
 
@@ -351,6 +352,8 @@ def strongly_connected_components(A, *, seed=0):
     """
     G = as_graph(A, "strongly_connected_components")
     n, device = G.n, G.A.device
+    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)):
+        raise InvalidValue(f"strongly_connected_components: seed must be an integer; given {seed!r}")
     if n >= 2**32:
         raise InvalidValue(f"strongly_connected_components: at most 2**32 - 1 vertices; given {n}")
     if n == 0:
