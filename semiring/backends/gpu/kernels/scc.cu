@@ -175,7 +175,8 @@ extern "C" __global__ void scc_fused(const IPT* ptr, const IXT* idx, long long m
     if (ok && !overrun) {
         for (long long v = tid; v < n; v += nthreads) {
             const int c = ld(comp + v);
-            atomicMin(small + (c < 0 ? v : c), (int)v);
+            int* to = small + (c < 0 ? v : c);
+            if ((int)v < ld(to)) atomicMin(to, (int)v);  // (a large component: few atomics)
         }
         ok = grid_sync(bar);
         if (ok) {
