@@ -23,10 +23,13 @@ gpu_peers  plain cupyx.scipy.sparse SpMV BFS and PageRank power iteration; devic
 runner     runs one system over roots: warm-up, timing, validation, one result row
 bfs, sssp, coloring   the systems of each kernel
 seed_table vertex-centric vs edge-centric comparison against reference measurements
-targets    the issue's performance targets, met / not met
+targets    the performance targets (suites and graph algorithms), met / not met
 report     JSON and Markdown output
 suites     the cpu and gpu suites
 algebra    the algebra itself: single operations, replayed recordings, algebra loops (``--suite algebra``)
-algorithms the graph algorithms, one row per (algorithm, graph): ``python -m benchmarks.algorithms``
+algorithms the graph algorithms, one row per (algorithm, graph), beside their CPU peers and GPU targets:
+           ``python -m benchmarks.algorithms``
 algorithm_oracles  the independent checks of their results (SciPy, NumPy, networkx, published answers)
+algorithm_peers    their CPU peers on the host (SciPy, networkx, METIS)
+algorithm_report   their Markdown page (targets table, timings table, summary)
 """

@@ -4,6 +4,7 @@ row while the others run; the oracles reject wrong answers and agree with networ
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import sys
 import time
@@ -20,6 +21,8 @@ if str(ROOT) not in sys.path:  # `pytest` (not `python -m pytest`) does not put 
 
 import semiring as sr  # noqa: E402
 from benchmarks import algorithm_oracles as oracle  # noqa: E402
+from benchmarks import algorithm_peers as peers  # noqa: E402
+from benchmarks import algorithm_report, targets  # noqa: E402
 from benchmarks import algorithms as bench  # noqa: E402
 
 
@@ -42,15 +45,25 @@ def test_quick_cpu_run_validates_every_row(tmp_path, shared_data, capsys):
     assert {r["source"] for r in rows} == {"shared", "generated"}
     bad = [r for r in rows if r["status"] != "ok" or r["validated"] is not True]
     assert not bad, bad
+    metis = "ok" if importlib.util.find_spec("pymetis") else "unavailable"
     for r in rows:
         assert r["warmup_ms"] > 0 and r["median_ms"] > 0
         assert r["warmup_only"] or (1 <= r["runs"] == len(r["times_ms"]) <= 2)
         assert r["oracle_ms"] is not None and r["oracle"]
+        # every row has its CPU peer, timed (METIS only where pymetis is installed); no targets on the CPU
+        assert r["peer"] and r["peer_status"] == (metis if r["algorithm"] == "partition" else "ok"), r
+        if r["peer_status"] == "ok":
+            assert r["peer_ms"] > 0 and r["beats_peer"] is (r["median_ms"] < r["peer_ms"])
+        assert r["target_ms"] is None and r["meets_target"] is None
+    louvain = [r for r in rows if r["algorithm"] == "louvain"]
+    assert all("peer: " in r["check"] or "modularity" in r["peer_detail"] for r in louvain)
     assert {r["algorithm"] for r in rows} >= {"connected_components", "strongly_connected_components", "pagerank",
                                               "triangle_count", "minimum_spanning_forest", "floyd_warshall",
                                               "all_pairs_shortest_paths", "betweenness_centrality", "louvain",
                                               "modularity", "partition", "kernighan_lin_bisection", "coloring"}
-    assert md.startswith("# semiring: graph algorithm timings (cpu, quick)")
+    assert md.startswith("# semiring: graph algorithm timings (cpu, quick)") and "issue" not in md.lower()
+    assert "| beats peer | before ms |" in md and "## Targets" not in md
+    assert "rows with a measured CPU peer beat it" in doc["summary"]
     assert "| triangle_count | method=burkhardt | karate | 34 | 156 |" in md and "45 triangles (scipy 45)" in md
     assert doc["meta"]["command"].startswith("python -m benchmarks.algorithms --device cpu --quick")
     out = capsys.readouterr().out
@@ -88,13 +101,13 @@ def test_row_time_limit_and_total_budget(tmp_path):
             while True:
                 pass
     # a row that runs past its limit is a "timeout" row
-    L = bench.Loaded(bench.specs(True)[("generated", "undirected")], bench.DATA_DIR, "cpu")
+    L = bench.Loaded(bench.specs(True)["kron14"], bench.DATA_DIR, "cpu")
 
     def forever(G, L):
         while True:
             pass
 
-    b = bench.Bench("spin", "", "undirected", False, forever, lambda r, L, d: oracle.Verdict(True, "", ""))
+    b = bench.Bench("spin", "", ("kron14", "kron14"), False, forever, lambda r, L, d: oracle.Verdict(True, "", ""))
     row = bench.run_row(b, L, bench.CpuTimer(), bench.QUICK, 0.3, bench.DATA_DIR)
     assert row["status"] == "timeout" and bench.failed(row)
     # nothing starts once the total budget is spent; the files are still written
@@ -114,7 +127,7 @@ def test_missing_data_skips_only_the_shared_rows(tmp_path):
 
 
 def test_warmup_only_when_the_warmup_takes_over_half_the_budget():
-    L = bench.Loaded(bench.specs(True)[("generated", "small")], bench.DATA_DIR, "cpu")
+    L = bench.Loaded(bench.specs(True)["kron8"], bench.DATA_DIR, "cpu")
     calls = []
 
     def slow(G, L):
@@ -122,12 +135,180 @@ def test_warmup_only_when_the_warmup_takes_over_half_the_budget():
         time.sleep(0.06)
         return 1
 
-    b = bench.Bench("slow", "", "small", False, slow, lambda r, L, d: oracle.Verdict(r == 1, "one", "none", 0.0))
+    b = bench.Bench("slow", "", ("kron8", "kron8"), False, slow,
+                    lambda r, L, d: oracle.Verdict(r == 1, "one", "none", 0.0))
     row = bench.run_row(b, L, bench.CpuTimer(), bench.Budget(0.1, 10, 10, 5), 10, bench.DATA_DIR)
     assert row["warmup_only"] and row["runs"] == 0 and len(calls) == 1 and row["validated"] is True
     assert row["median_ms"] == row["warmup_ms"] >= 60
     row = bench.run_row(b, L, bench.CpuTimer(), bench.Budget(1.0, 10, 10, 3), 10, bench.DATA_DIR)
     assert not row["warmup_only"] and row["runs"] == 3 and len(calls) == 5
+
+
+# --------------------------------------------------------------------------------------------
+# targets and peers
+# --------------------------------------------------------------------------------------------
+
+def test_every_target_is_a_row_and_the_gpu_runs_the_target_rows_first():
+    full = bench.specs(False)
+    names = {(b.algorithm, b.variant, full[k].name) for b in bench.benches(False) for k in b.graphs}
+    assert set(targets.ALGORITHM_TARGETS_MS) <= names, set(targets.ALGORITHM_TARGETS_MS) - names
+    previous, about = bench.load_previous(bench.PREVIOUS["gpu"])
+    assert "NVIDIA H200" in about
+    assert previous[("pagerank", "alpha=0.85, tol=1e-6", "cnr-2000")] == pytest.approx(29.24, abs=0.01)
+    plan = bench.schedule(bench.parser().parse_args(["--device", "gpu"]), previous)
+    assert len(plan) == 2 * len(bench.benches(False))
+    first = [p for p in plan if p[3] is not None]
+    assert plan[: len(first)] == first
+    keys = {(b.algorithm, b.variant, spec.name): (t, src, before) for _, b, spec, t, src, before in first}
+    for key, ms in targets.ALGORITHM_TARGETS_MS.items():
+        assert keys[key][:2] == (ms, "target")
+    # PageRank and triangle counting: no slower than the previous run, on every graph they ran on
+    slower = {k: v for k, v in keys.items() if k[0] in ("pagerank", "triangle_count")}
+    assert len(slower) == 2 + 8
+    assert all(t == before == previous[k] and src != "target" for k, (t, src, before) in slower.items())
+    assert len(first) == len(targets.ALGORITHM_TARGETS_MS) + len(slower)
+    # the CPU has no targets; --targets-only still picks the same rows there
+    cpu = bench.schedule(bench.parser().parse_args(["--device", "cpu", "--targets-only"]), previous)
+    assert {(b.algorithm, b.variant, s.name) for _, b, s, *_ in cpu} == set(keys)
+    assert all(p[3] is None for p in cpu)
+    # the targets table lists them in the order of the targets
+    order = sorted(keys, key=lambda k: targets.algorithm_target_order(*k))
+    assert order[: len(targets.ALGORITHM_TARGETS_MS)] == list(targets.ALGORITHM_TARGETS_MS)
+
+
+@pytest.mark.data
+def test_target_graphs_are_the_named_ones(shared_data):
+    full = bench.specs(False)
+    fw = full["fw"].build(str(shared_data))
+    assert fw.nrows == fw.ncols == 2003
+    K = full["kron16"].build(str(shared_data))
+    ref = sr.generators.kronecker(16)
+    assert K.nrows == 2**16 and np.array_equal(K.to_coo()[0], ref.to_coo()[0])
+    assert np.array_equal(K.to_coo()[1], ref.to_coo()[1])
+
+
+class _FakeCupy:
+    """Enough of CuPy for the harness's GPU path (timer, memory pool) to run on the host."""
+
+    __version__ = "fake"
+
+    class cuda:
+        class Device:
+            def synchronize(self):
+                pass
+
+    class _Pool:
+        def free_all_blocks(self):
+            pass
+
+    def get_default_memory_pool(self):
+        return self._Pool()
+
+
+@pytest.mark.data
+def test_gpu_path_reports_the_targets_table(tmp_path, shared_data, monkeypatch):
+    """The GPU run's own path (targets, previous run, targets table), its algorithms run on the
+    host: a rehearsal of the GPU command."""
+    real_loaded, real_describe = bench.Loaded, bench.env.describe
+
+    def describe(cp=None):
+        d = real_describe(None)
+        d["gpu"] = {"name": "Fake GPU", "memory_gib": 1.0, "cupy": "fake", "cuda_runtime": "0.0"}
+        return d
+
+    monkeypatch.setattr(bench.env, "gpu_status", lambda: (_FakeCupy(), None))
+    monkeypatch.setattr(bench.env, "describe", describe)
+    monkeypatch.setattr(bench, "Loaded", lambda spec, data, device: real_loaded(spec, data, "cpu"))
+    argv = ["--device", "gpu", "--targets-only", "--only", "connected_components,triangle_count",
+            "--graphs", "shared", "--runs", "1", "--budget-s", "0.5", "--out", str(tmp_path),
+            "--data", str(shared_data)]
+    assert bench.main(argv) == 0
+    doc, md = _doc(tmp_path)
+    rows = doc["rows"]
+    assert [(r["algorithm"], r["graph"]) for r in rows] == [("connected_components", "USA-road-t.NY")] + [
+        ("triangle_count", "USA-road-t.NY")] * 4
+    cc = rows[0]
+    assert cc["target_ms"] == 2.0 and cc["target_source"] == "target" and cc["validated"] is True
+    assert cc["meets_target"] is (cc["median_ms"] <= 2.0) and cc["before_ms"] == pytest.approx(177.66, abs=0.01)
+    assert cc["peer"] == "scipy connected_components" and cc["peer_ms"] == cc["oracle_ms"]
+    for r in rows[1:]:
+        assert r["target_ms"] == r["before_ms"] is not None and r["target_source"] != "target"
+    assert "## Targets" in md and "algorithms-nvidia-h200-20261122.json (NVIDIA H200" in md
+    table = md.split("## Targets")[1].split("## Timings")[0]
+    assert "| connected_components |  | USA-road-t.NY | 2.00 |" in table
+    assert "rows with a target meet it" in doc["summary"] and "issue" not in md.lower()
+
+
+def _row(**kw):
+    r = bench.blank_row(bench.benches(True)[0], bench.specs(True)["roads"])
+    r.update(median_ms=10.0, validated=True)
+    r.update(kw)
+    return bench.judge(r)
+
+
+def test_target_and_peer_verdicts():
+    assert _row(target_ms=10.0)["meets_target"] is True
+    assert _row(target_ms=9.99)["meets_target"] is False
+    assert _row(target_ms=20.0, validated=False)["meets_target"] is False  # a wrong answer meets nothing
+    assert _row(target_ms=20.0, status="timeout", median_ms=None)["meets_target"] is False
+    assert _row()["meets_target"] is None
+    assert _row(peer_status="ok", peer_ms=10.5)["beats_peer"] is True
+    assert _row(peer_status="ok", peer_ms=10.0)["beats_peer"] is False  # a tie does not beat
+    assert _row(peer_status="ok", peer_ms=50.0, validated=False)["beats_peer"] is False
+    assert _row(peer_status="timeout", peer_limit_s=0.011)["beats_peer"] is True
+    assert _row(peer_status="timeout", peer_limit_s=0.005)["beats_peer"] is False
+    assert _row(peer_status="unavailable")["beats_peer"] is None
+    assert _row(peer_status="not run")["beats_peer"] is None
+    assert algorithm_report.peer_ms(_row(peer_status="timeout", peer_limit_s=20.0)) == "> 20,000"
+    assert algorithm_report.peer_ms(_row(peer_status="ok", peer_ms=12.345)) == "12.35"
+    rows = [_row(target_ms=20.0, peer_status="ok", peer_ms=5.0), _row(target_ms=5.0, peer_status="timeout",
+                                                                        peer_limit_s=1.0),
+            _row(peer="METIS", peer_status="unavailable")]
+    line = bench.summary(rows, 3.0)
+    assert "1 of 2 rows with a target meet it" in line and "1 of 2 rows with a measured CPU peer beat it" in line
+    assert "1 rows without a peer time" in line
+
+
+def test_peer_time_limit_repeats_memo_and_missing_library(monkeypatch):
+    L = bench.Loaded(bench.specs(True)["kron8"], bench.DATA_DIR, "cpu")
+    spins = []
+
+    def spin(L):
+        def run():
+            spins.append(1)
+            while True:
+                pass
+        return run, str
+
+    r = bench.measure_peer(peers.Peer("spin", spin), L, 0.2, 5)
+    assert r["peer_status"] == "timeout" and r["peer_ms"] is None and r["peer_limit_s"] == 0.2
+    assert bench.measure_peer(peers.Peer("spin", spin), L, 0.2, 5) is r and len(spins) == 1  # once per graph
+    calls = []
+    fast = peers.Peer("fast", lambda L: (lambda: calls.append(1) or 7, lambda res: f"got {res}"))
+    r = bench.measure_peer(fast, L, 5, 5)
+    assert r["peer_status"] == "ok" and r["peer_runs"] == bench.PEER_RUNS == len(calls) and r["peer_detail"] == "got 7"
+    slow = peers.Peer("slow", lambda L: (lambda: time.sleep(0.6), lambda res: ""))
+    assert bench.measure_peer(slow, L, 5, 5)["peer_runs"] == 2  # stops once past PEER_BUDGET_S
+    monkeypatch.setitem(sys.modules, "pymetis", None)
+    r = bench.measure_peer(peers.metis(2), L, 5, 5)
+    assert r["peer_status"] == "unavailable" and "pymetis" in r["peer_detail"]
+
+
+def test_kernighan_lin_peer_starts_from_the_rows_start(monkeypatch):
+    L = bench.Loaded(bench.specs(True)["roads"], bench.DATA_DIR, "cpu")
+    seen = []
+
+    def record(G, partition=None, seed=None):
+        seen.append((G.number_of_nodes(), G.number_of_edges(), partition, seed))
+        return partition
+
+    monkeypatch.setattr(nx.community, "kernighan_lin_bisection", record)
+    r = bench.measure_peer(peers.nx_kernighan_lin(bench._kl_start), L, 5, 5)
+    side = bench._kl_start(L)
+    n, m, halves, seed = seen[0]
+    assert (n, m, seed) == (34, 78, 0)
+    assert halves == (set(np.flatnonzero(side == 0).tolist()), set(np.flatnonzero(side == 1).tolist()))
+    assert r["peer_detail"] == f"cut {oracle.cut_of(L.S, side):,} edges"
 
 
 # --------------------------------------------------------------------------------------------
