@@ -50,8 +50,9 @@ from . import _persistent as _p
 LAUNCHES = 2
 #: Sweeps of a block over its share of the arcs within one pass, at most: a block that raised a
 #: signature sweeps again (seeing the other blocks' raises so far) before the grid barrier, as
-#: ECL-SCC's kernel iterates locally. 1: one sweep per pass.
-LOCAL_SWEEPS = 1
+#: ECL-SCC's kernel iterates locally. 1: one sweep per pass. Measured on cnr-2000 (H100, warm):
+#: 1 sweep, 168 passes, 3.2 ms; 4 sweeps, 53 passes, 2.5 ms.
+LOCAL_SWEEPS = 4
 
 
 def strongly_connected(A, seed=0):
