@@ -356,16 +356,20 @@ def _bisect(g, k0, kk, imbalance, rng, tol):
 
 def _initial(level, k, imbalance, rng, tol):
     """Recursive bisection of the coarsest level into k parts."""
-    g = level.host()
-    parts = np.zeros(level.n, dtype=np.int64)
-    todo = [(np.arange(level.n, dtype=np.int64), k, 0)]
+    return _initial_graph(level.host(), k, imbalance, rng, tol)
+
+
+def _initial_graph(g, k, imbalance, rng, tol):
+    """Recursive bisection of the HostGraph g into k parts (host int64 array)."""
+    parts = np.zeros(g.n, dtype=np.int64)
+    todo = [(np.arange(g.n, dtype=np.int64), k, 0)]
     while todo:
         verts, kk, base = todo.pop()
         if kk == 1 or verts.size < 2:
             parts[verts] = base
             continue
         k0 = kk // 2
-        side = _bisect(g if verts.size == level.n else g.subgraph(verts), k0, kk, imbalance, rng, tol)
+        side = _bisect(g if verts.size == g.n else g.subgraph(verts), k0, kk, imbalance, rng, tol)
         todo.append((verts[side == 0], k0, base))
         todo.append((verts[side == 1], kk - k0, base + k0))
     return parts
