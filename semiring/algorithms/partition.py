@@ -476,6 +476,67 @@ def _multilevel(W, n, k, imbalance, seed):
 
 
 # ---------------------------------------------------------------------------------------------
+# multilevel and Kernighan-Lin on the GPU (semiring.backends.gpu.partition)
+# ---------------------------------------------------------------------------------------------
+
+def _device_path(W, k):
+    """The GPU's resident scheme runs for a graph on the GPU with k parts that fit its kernels."""
+    if W.device != "gpu":
+        return False
+    from ..backends.gpu import partition as _gpu
+
+    return k <= _gpu.MAX_PARTS
+
+
+def _device_arrays(G, W):
+    """(indptr, indices, weights, uniform, total) of W on the device; uniform: every edge weighs
+    the same; total: the sum of the weights (both cached on the Graph: read once)."""
+    def build():
+        w = W._values
+        if not W.nvals:
+            return True, 0.0
+        xp = _v.xp_for(W.device)
+        lo, hi, tot = (float(x) for x in asnumpy(xp.stack((w.min(), w.max(), w.sum()))))
+        return lo == hi, tot
+
+    uniform, total = G.cached("partition_device_info", build)
+    return W._indptr, W._indices, W._values, uniform, total
+
+
+def _multilevel_device(G, W, n, k, imbalance, seed):
+    """Parts (device int64 array) of the multilevel scheme with Jet refinement on the GPU."""
+    from ..backends.gpu import partition as _gpu
+
+    ops = _gpu.CupyOps(k)
+    indptr, indices, w, uniform, total = _device_arrays(G, W)
+    tol = 1e-9 * max(1.0, total)
+
+    def initial(hp, hi, hw, hvw, rng):
+        return _initial_graph(_host.HostGraph(hp, hi, hw, hvw), k, imbalance, rng, tol)
+
+    part = _gpu.multilevel(ops, indptr, indices, w, n, k, _cap(n, k, imbalance), seed, initial,
+                           max(COARSEN_PER_PART * k, COARSEN_MIN), uniform)
+    pw = ops.to_host(ops.part_weights(part, ops.xp.ones(n, dtype=np.int64), k))
+    if (pw == 0).any():  # an empty part (tiny or edgeless graphs): give it a vertex on the host
+        g = _host.HostGraph.from_matrix(W, np.ones(n, dtype=np.int64))
+        plist = ops.to_host(part).tolist()
+        _host.fill_empty(g, plist, pw.tolist(), k)
+        return ops.xp.asarray(np.asarray(plist, dtype=np.int64))
+    return part.astype(np.int64)
+
+
+def _kl_device(G, W, n, side, max_iter, seed):
+    """Kernighan-Lin's bisection (fixed side sizes) by Jet refinement in a V-cycle on the GPU."""
+    from ..backends.gpu import partition as _gpu
+
+    ops = _gpu.CupyOps(2)
+    indptr, indices, w, uniform, _ = _device_arrays(G, W)
+    start = ops.xp.asarray(side.astype(np.int32))
+    part = _gpu.bisection(ops, indptr, indices, w, n, start, uniform, max_iter * _gpu.KL_ROUNDS_PER_PASS, seed)
+    return part.astype(np.int64)
+
+
+# ---------------------------------------------------------------------------------------------
 # BFS-grown parts
 # ---------------------------------------------------------------------------------------------
 
@@ -601,6 +662,8 @@ def partition(A, k, *, method="multilevel", seed=0, imbalance=0.03):
         return Vector.from_dense(np.zeros(n, dtype=np.int64), device=dev)
     if method == "bfs":
         parts = _bfs_parts(G, W, n, k)
+    elif _device_path(W, k):
+        parts = _multilevel_device(G, W, n, k, float(imbalance), seed)
     else:
         parts = _multilevel(W, n, k, float(imbalance), seed)
     return Vector.from_dense(parts, device=dev)
@@ -735,6 +798,8 @@ def kernighan_lin_bisection(A, *, partition=None, max_iter=10, seed=0):
     else:
         side = _parts_array(partition, n, 2, what)
     dev = W.device
+    if n and max_iter and _device_path(W, 2):
+        return Vector.from_dense(_kl_device(G, W, n, side, max_iter, seed), device=dev)
     g = _host.HostGraph.from_matrix(W, np.ones(n, dtype=np.int64)) if n else None
     for _ in range(max_iter if n else 0):
         s = (2 * side - 1).astype(np.float64)

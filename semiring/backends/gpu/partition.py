@@ -71,6 +71,8 @@ JET_PATIENCE = 12
 JET_TOLERANCE = 0.999
 #: Most refinement rounds of one level.
 JET_MAX_ROUNDS = 400
+#: Refinement rounds per level of Kernighan-Lin on the device for each pass networkx would make.
+KL_ROUNDS_PER_PASS = 2 * JET_PATIENCE
 #: Destination limit of rebalancing: parts below (1 - DEST_SLACK) x cap take vertices.
 DEST_SLACK = 0.01
 
@@ -139,7 +141,7 @@ def match(G, maxvw, rng, part=None):
             hub = xp.where(deg == 0, n, -1 - idx.astype(np.int64))
         if part is not None:  # pairs stay inside a part
             hub = hub * 2 + part[idx]
-        o = xp.lexsort(xp.stack((idx, hub)))
+        o = xp.argsort(hub * n + idx)  # by hub, then vertex
         a, h = idx[o], hub[o]
         if a.shape[0] > 1:
             same = h[1:] == h[:-1]
@@ -219,7 +221,7 @@ def rebalance(G, part, pw, capv, limit, opt):
         return newpart
     loss = -gain[idx] / vw[idx]
     p = pv[idx]
-    o = xp.lexsort(xp.stack((idx, loss, p)))
+    o = _lexsort(xp, (loss, p))  # by part, then loss per weight, then vertex
     idx, p = idx[o], p[o]
     wv = vw[idx]
     before = _segmented_exclusive_cumsum(xp, wv, p)
@@ -232,7 +234,7 @@ def rebalance(G, part, pw, capv, limit, opt):
     d = dest[idx].astype(np.int64)
     has = d >= 0
     dd = xp.where(has, d, 0)
-    o2 = xp.lexsort(xp.stack((xp.arange(idx.shape[0]), ~has, dd)))  # preferred part, then loss order
+    o2 = _lexsort(xp, (~has, dd))  # by preferred part, then loss order
     upto = _segmented_exclusive_cumsum(xp, wv[o2], dd[o2]) + wv[o2]
     ok = xp.zeros(idx.shape[0], dtype=bool)
     ok[o2] = has[o2] & (upto <= room[dd[o2]])
@@ -252,6 +254,14 @@ def rebalance(G, part, pw, capv, limit, opt):
     moved = target >= 0
     newpart[idx] = xp.where(moved, target, p).astype(part.dtype)
     return newpart
+
+
+def _lexsort(xp, keys):
+    """Indices that sort by keys[-1], then keys[-2], ..., then position (stable radix sorts)."""
+    o = None
+    for key in keys:
+        o = xp.argsort(key, kind="stable") if o is None else o[xp.argsort(key[o], kind="stable")]
+    return o
 
 
 def _segmented_exclusive_cumsum(xp, x, seg):
@@ -370,3 +380,132 @@ def bisection(ops, indptr, indices, w, n, side, uniform, max_rounds, seed=0, coa
     if imb > 0 or cut > start_cut:  # the V-cycle lost the sizes or the cut: refine the start alone
         part, cut, imb, _ = refine(G, side.copy(), 2, sizes, sizes, max_rounds)
     return part
+
+
+# ---------------------------------------------------------------------------------------------
+# the device operations (kernels/partition.cu)
+# ---------------------------------------------------------------------------------------------
+
+#: Threads per block of the one-thread-per-item kernels.
+BLOCK = 256
+#: Shared memory a block of jet_conn may use for its groups' connection arrays (bytes).
+SHARED_BYTES = 48 * 1024
+#: The largest k the device path handles (one group of 32 lanes holds k doubles in shared memory).
+MAX_PARTS = SHARED_BYTES // 8
+
+
+def lanes_per_vertex(avg_degree, k):
+    """TPV of the group kernels: about the average degree (4 to 32 lanes), more when k is large
+    (a block of one warp holds 32 / TPV arrays of k doubles)."""
+    tpv = 4
+    while tpv < 32 and (tpv < avg_degree or (32 // tpv) * k * 8 > SHARED_BYTES):
+        tpv *= 2
+    return tpv
+
+
+class CupyOps:
+    """The device operations on CuPy arrays (one compiled kernel each, no host read)."""
+
+    def __init__(self, k):
+        from . import load
+
+        self.xp = load()
+        self.k = k
+        self._dummy = self.xp.zeros(1, dtype=bool)
+
+    @staticmethod
+    def to_host(a):
+        return a.get()
+
+    def _kernel(self, name, G=None, tpv=None):
+        from . import compiler
+
+        d = {}
+        if G is not None:
+            d["IPT"] = compiler.ctype(G.indptr.dtype)
+            d["IXT"] = compiler.ctype(G.indices.dtype)
+        else:
+            d["IPT"] = d["IXT"] = "int"
+        d["TPV"] = tpv or 1
+        return compiler.kernel("partition.cu", name, d)
+
+    @staticmethod
+    def _grid(m):
+        return (max(1, min(-(-int(m) // BLOCK), 65536)),)
+
+    def _tpv(self, G):
+        if getattr(G, "_tpv", None) is None:
+            G._tpv = lanes_per_vertex(G.nnz / max(G.n, 1), self.k)
+        return G._tpv
+
+    def propose(self, G, selfmask, nbrmask, rank, part=None):
+        xp = self.xp
+        choice = xp.empty(G.n, dtype=np.int32)
+        use = part is not None
+        self._kernel("match_propose", G)(self._grid(G.n), (BLOCK,), (
+            G.indptr, G.indices, G.w, np.int32(G.n), selfmask, nbrmask, rank,
+            part if use else rank, np.int32(use), choice))
+        return choice
+
+    def segment_sum(self, x, starts):
+        xp = self.xp
+        m = int(starts.shape[0])
+        out = xp.empty(m, dtype=np.float64)
+        if m:
+            self._kernel("segment_sum")(self._grid(m), (BLOCK,), (
+                x, starts.astype(np.int64, copy=False), np.int64(m), np.int64(x.shape[0]), out))
+        return out
+
+    def scatter_add(self, out, idx, vals):
+        m = int(idx.shape[0])
+        if m:
+            self._kernel("scatter_add_i64")(self._grid(m), (BLOCK,), (
+                idx.astype(np.int32, copy=False), vals.astype(np.int64, copy=False), np.int64(m), out))
+
+    def part_weights(self, part, vw, k):
+        pw = self.xp.zeros(k, dtype=np.int64)
+        self.scatter_add(pw, part, vw)
+        return pw
+
+    def status(self, G, part, pw, capv):
+        out = self.xp.zeros(2, dtype=np.float64)
+        self._kernel("jet_status", G)((max(1, min(-(-G.nnz // BLOCK), 1024)),), (BLOCK,), (
+            G.rows, G.indices, G.w, np.int64(G.nnz), part, pw, capv, np.int32(pw.shape[0]), out))
+        return out
+
+    def _conn(self, G, part, mode, allowed, c, lock, k):
+        xp = self.xp
+        tpv = self._tpv(G)
+        per_group = k * 8
+        groups = max(1, min(BLOCK // tpv, SHARED_BYTES // per_group))
+        block = groups * tpv
+        if block % 32:  # whole warps: every lane of a warp reaches the shuffles
+            groups = 32 // tpv
+            block = 32
+        dest = xp.empty(G.n, dtype=np.int32)
+        gain = xp.empty(G.n, dtype=np.float64)
+        nblocks = max(1, -(-G.n // groups))
+        self._kernel("jet_conn", G, tpv)((nblocks,), (block,), (
+            G.indptr, G.indices, G.w, part, np.int32(G.n), np.int32(k), np.int32(mode), allowed,
+            np.float64(c), lock, dest, gain), shared_mem=groups * per_group)
+        return dest, gain
+
+    def best_part(self, G, part, allowed):
+        return self._conn(G, part, 1, allowed, 0.0, self._dummy, int(allowed.shape[0]))
+
+    def lp(self, G, part, lock, c):
+        return self._conn(G, part, 0, self._dummy, c, lock, self.k)
+
+    def afterburner(self, G, part, dest, pregain):
+        xp = self.xp
+        tpv = self._tpv(G)
+        move = xp.empty(G.n, dtype=bool)
+        groups = BLOCK // tpv
+        self._kernel("jet_afterburner", G, tpv)((max(1, -(-G.n // groups)),), (BLOCK,), (
+            G.indptr, G.indices, G.w, part, np.int32(G.n), dest, pregain, move))
+        return move
+
+    def apply(self, part, dest, move, lock):
+        xp = self.xp
+        xp.copyto(part, dest, where=move)
+        lock[...] = move
