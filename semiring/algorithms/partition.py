@@ -68,6 +68,7 @@ import math
 import numpy as np
 
 from .. import core as _core
+from .._host import read as _read
 from ..backends._xp import asnumpy
 from ..core import _validate as _v
 from ..core.matrix import Matrix
@@ -95,6 +96,12 @@ MATCH_STOP = 0.05
 TWO_HOP_FRACTION = 0.1
 #: Random starts of greedy graph growing for each bisection of the coarsest graph.
 INIT_TRIES = 8
+#: On the GPU, a graph of at most this many vertices is partitioned whole on the host (then
+#: refined on the device), with KL_TRIES random starts improved by KL_TRY_PASSES Kernighan-Lin
+#: passes besides the INIT_TRIES grown ones.
+DEVICE_SMALL = 600
+KL_TRIES = 8
+KL_TRY_PASSES = 10
 #: Parallel greedy refinement rounds and FM passes per level.
 GREEDY_ROUNDS = 4
 FM_PASSES = 2
@@ -333,9 +340,11 @@ def _fm(g, parts, pw, cap, target, tie, tol, stall=_host.FM_STALL, conns=None, l
                 break
 
 
-def _bisect(g, k0, kk, imbalance, rng, tol):
+def _bisect(g, k0, kk, imbalance, rng, tol, kl_tries=0):
     """Best of INIT_TRIES greedy-growing bisections (each FM-refined) as a 0/1 array; side 0
-    aims at k0/kk of the weight."""
+    aims at k0/kk of the weight. With ``kl_tries`` and unit vertex weights, also that many
+    random bisections improved by Kernighan-Lin passes, then FM (KL's pair swaps reach cuts
+    that growing from a vertex misses, e.g. a hub's community split from the rest)."""
     vw = g.vwa
     tot = int(vw.sum())
     t = [tot * k0 / kk, tot * (kk - k0) / kk]
@@ -351,7 +360,34 @@ def _bisect(g, k0, kk, imbalance, rng, tol):
         key = (sum(max(0, pw[s] - cap[s]) for s in (0, 1)), g.cut(side))
         if best is None or key < best[0]:
             best = (key, side)
+    if kl_tries and bool((vw == 1).all()):
+        n0 = min(g.n, max(0, int(round(t[0]))))
+        for _ in range(kl_tries):
+            side = np.ones(g.n, dtype=np.int64)
+            side[rng.permutation(g.n)[:n0]] = 0
+            side = _kl_passes(g, side, KL_TRY_PASSES).tolist()
+            pw = g.part_weights(side, 2)
+            _fm(g, side, pw, cap, t, tie, tol, stall=g.n)
+            key = (sum(max(0, pw[s] - cap[s]) for s in (0, 1)), g.cut(side))
+            if key < best[0]:
+                best = (key, side)
     return np.asarray(best[1], dtype=np.int64)
+
+
+def _kl_passes(g, side, passes):
+    """Kernighan-Lin passes on the host graph g from the 0/1 array ``side`` (a new array)."""
+    side = np.asarray(side, dtype=np.int64).copy()
+    rows = g.rows()
+    for _ in range(passes):
+        s = 2 * side - 1
+        # gain = -s .* (W s): external minus internal weight of every vertex
+        gain = -s * np.bincount(rows, weights=g.data * s[g.indices], minlength=g.n)
+        _, pairs = _host.kl_sweep(g, side.tolist(), gain.tolist())
+        if not pairs:
+            break
+        a, b = np.asarray(pairs, dtype=np.int64).T
+        side[a], side[b] = 1, 0
+    return side
 
 
 def _initial(level, k, imbalance, rng, tol):
@@ -359,8 +395,9 @@ def _initial(level, k, imbalance, rng, tol):
     return _initial_graph(level.host(), k, imbalance, rng, tol)
 
 
-def _initial_graph(g, k, imbalance, rng, tol):
-    """Recursive bisection of the HostGraph g into k parts (host int64 array)."""
+def _initial_graph(g, k, imbalance, rng, tol, kl_tries=0):
+    """Recursive bisection of the HostGraph g into k parts (host int64 array); ``kl_tries`` as
+    for :func:`_bisect`."""
     parts = np.zeros(g.n, dtype=np.int64)
     todo = [(np.arange(g.n, dtype=np.int64), k, 0)]
     while todo:
@@ -369,7 +406,7 @@ def _initial_graph(g, k, imbalance, rng, tol):
             parts[verts] = base
             continue
         k0 = kk // 2
-        side = _bisect(g if verts.size == g.n else g.subgraph(verts), k0, kk, imbalance, rng, tol)
+        side = _bisect(g if verts.size == g.n else g.subgraph(verts), k0, kk, imbalance, rng, tol, kl_tries)
         todo.append((verts[side == 0], k0, base))
         todo.append((verts[side == 1], kk - k0, base + k0))
     return parts
@@ -496,7 +533,7 @@ def _device_arrays(G, W):
         if not W.nvals:
             return True, 0.0
         xp = _v.xp_for(W.device)
-        lo, hi, tot = (float(x) for x in asnumpy(xp.stack((w.min(), w.max(), w.sum()))))
+        lo, hi, tot = (float(x) for x in _read(xp.stack((w.min(), w.max(), w.sum()))))
         return lo == hi, tot
 
     uniform, total = G.cached("partition_device_info", build)
@@ -512,10 +549,11 @@ def _multilevel_device(G, W, n, k, imbalance, seed):
     tol = 1e-9 * max(1.0, total)
 
     def initial(hp, hi, hw, hvw, rng):
-        return _initial_graph(_host.HostGraph(hp, hi, hw, hvw), k, imbalance, rng, tol)
+        return _initial_graph(_host.HostGraph(hp, hi, hw, hvw), k, imbalance, rng, tol, KL_TRIES)
 
-    part = _gpu.multilevel(ops, indptr, indices, w, n, k, _cap(n, k, imbalance), seed, initial,
-                           max(COARSEN_PER_PART * k, COARSEN_MIN), uniform)
+    target = max(COARSEN_PER_PART * k, COARSEN_MIN)
+    part = _gpu.multilevel(ops, indptr, indices, w, n, k, _cap(n, k, imbalance), seed, initial, target, uniform,
+                           whole=DEVICE_SMALL)
     pw = ops.to_host(ops.part_weights(part, ops.xp.ones(n, dtype=np.int64), k))
     if (pw == 0).any():  # an empty part (tiny or edgeless graphs): give it a vertex on the host
         g = _host.HostGraph.from_matrix(W, np.ones(n, dtype=np.int64))

@@ -57,6 +57,8 @@ import math
 
 import numpy as np
 
+from ... import _host
+
 #: Handshake rounds of the matching per level (no host read between them).
 MATCH_ROUNDS = 6
 #: Two-hop matching runs when more than this fraction of the vertices is left unmatched.
@@ -71,6 +73,8 @@ JET_PATIENCE = 12
 JET_TOLERANCE = 0.999
 #: Most refinement rounds of one level.
 JET_MAX_ROUNDS = 400
+#: V-cycles after the first multilevel pass (each keeps the partition and refines it again).
+VCYCLES = 1
 #: Refinement rounds per level of Kernighan-Lin on the device for each pass networkx would make.
 KL_ROUNDS_PER_PASS = 2 * JET_PATIENCE
 #: Destination limit of rebalancing: parts below (1 - DEST_SLACK) x cap take vertices.
@@ -129,7 +133,7 @@ def match(G, maxvw, rng, part=None):
         mate = xp.where(mutual, choice, mate)
         cand &= has & ~mutual
     left = (mate == ids) & light
-    idx = xp.flatnonzero(left)
+    idx = ops.nonzero(left)
     if idx.shape[0] > 1:
         if idx.shape[0] > TWO_HOP_FRACTION * n:
             everyone = xp.ones(n, dtype=bool)
@@ -147,9 +151,9 @@ def match(G, maxvw, rng, part=None):
             same = h[1:] == h[:-1]
             start = xp.concatenate((xp.ones(1, dtype=bool), ~same))
             grp = xp.cumsum(start) - 1
-            first_of = xp.flatnonzero(start)
+            first_of = ops.nonzero(start)
             pos = xp.arange(a.shape[0]) - first_of[grp]
-            f = xp.flatnonzero(((pos % 2) == 0)[:-1] & same)
+            f = ops.nonzero(((pos % 2) == 0)[:-1] & same)
             mate[a[f]] = a[f + 1].astype(np.int32)
             mate[a[f + 1]] = a[f].astype(np.int32)
     return mate
@@ -164,18 +168,18 @@ def coarsen(G, maxvw, rng, part=None):
     rep = xp.minimum(ids, mate)
     is_rep = rep == ids
     cid = xp.cumsum(is_rep, dtype=np.int64) - 1
-    nc = int(cid[-1]) + 1
+    nc = ops.read_int(cid[-1:]) + 1
     if nc > COARSEN_MIN_SHRINK * n:
         return None
     cmap = cid[rep].astype(np.int32)
     # coarse edges: (cmap[row], cmap[col]) without the pairs' inner edges, merged by sorting
     cu, cv = cmap[G.rows], cmap[G.indices]
-    keep = xp.flatnonzero(cu != cv)
+    keep = ops.nonzero(cu != cv)
     key = cu[keep].astype(np.int64) * nc + cv[keep]
     o = xp.argsort(key)
     key, w = key[o], G.w[keep[o]]
     if key.shape[0]:
-        starts = xp.flatnonzero(xp.concatenate((xp.ones(1, dtype=bool), key[1:] != key[:-1])))
+        starts = ops.nonzero(xp.concatenate((xp.ones(1, dtype=bool), key[1:] != key[:-1])))
     else:
         starts = xp.zeros(0, dtype=np.int64)
     wc = ops.segment_sum(w, starts)
@@ -215,7 +219,7 @@ def rebalance(G, part, pw, capv, limit, opt):
     excess = pw - capv
     pv = part.astype(np.int64)
     cand = (excess[pv] > 0) & (2 * vw < 3 * (pw[pv] - opt[pv]))
-    idx = xp.flatnonzero(cand)
+    idx = ops.nonzero(cand)
     newpart = part.copy()
     if not idx.shape[0]:
         return newpart
@@ -224,8 +228,8 @@ def rebalance(G, part, pw, capv, limit, opt):
     o = _lexsort(xp, (loss, p))  # by part, then loss per weight, then vertex
     idx, p = idx[o], p[o]
     wv = vw[idx]
-    before = _segmented_exclusive_cumsum(xp, wv, p)
-    ev = before < excess[p]
+    before = _segmented_exclusive_cumsum(ops, wv, p)
+    ev = ops.nonzero(before < excess[p])
     idx, p, wv = idx[ev], p[ev], wv[ev]
     if not idx.shape[0]:
         return newpart
@@ -235,7 +239,7 @@ def rebalance(G, part, pw, capv, limit, opt):
     has = d >= 0
     dd = xp.where(has, d, 0)
     o2 = _lexsort(xp, (~has, dd))  # by preferred part, then loss order
-    upto = _segmented_exclusive_cumsum(xp, wv[o2], dd[o2]) + wv[o2]
+    upto = _segmented_exclusive_cumsum(ops, wv[o2], dd[o2]) + wv[o2]
     ok = xp.zeros(idx.shape[0], dtype=bool)
     ok[o2] = has[o2] & (upto <= room[dd[o2]])
     target = xp.where(ok, d, -1)
@@ -264,11 +268,12 @@ def _lexsort(xp, keys):
     return o
 
 
-def _segmented_exclusive_cumsum(xp, x, seg):
+def _segmented_exclusive_cumsum(ops, x, seg):
     """Exclusive running sum of x within runs of equal ``seg`` (seg sorted)."""
+    xp = ops.xp
     c = xp.cumsum(x)
     start = xp.concatenate((xp.ones(1, dtype=bool), seg[1:] != seg[:-1]))
-    first = xp.flatnonzero(start)
+    first = ops.nonzero(start)
     grp = xp.cumsum(start) - 1
     base = (c - x)[first][grp]
     return c - x - base
@@ -315,18 +320,19 @@ def refine(G, part, k, capv, opt, max_rounds=JET_MAX_ROUNDS):
 # drivers
 # ---------------------------------------------------------------------------------------------
 
-def multilevel(ops, indptr, indices, w, n, k, cap, seed, initial, coarsen_to, uniform, stats=None):
+def multilevel(ops, indptr, indices, w, n, k, cap, seed, initial, coarsen_to, uniform, whole=0, stats=None):
     """Parts (device int32) of the multilevel scheme.
 
     ``initial(indptr, indices, w, vw, rng)`` (host arrays) partitions the coarsest graph on the
-    host; ``cap`` is the largest part weight; ``coarsen_to`` the coarsest graph's target size.
+    host; ``cap`` is the largest part weight; ``coarsen_to`` the coarsest graph's target size; a
+    graph of at most ``max(whole, 2 * coarsen_to)`` vertices is not coarsened.
     """
     xp = ops.xp
     rng = np.random.default_rng(seed)
     G = DeviceGraph(ops, indptr, indices, w, xp.ones(n, dtype=np.int64), 1, uniform)
     levels = [G]
     maxvw = max(1, math.ceil(1.5 * n / coarsen_to))
-    while levels[-1].n > coarsen_to and n > 2 * coarsen_to:
+    while levels[-1].n > coarsen_to and n > max(whole, 2 * coarsen_to):
         nxt = coarsen(levels[-1], maxvw, rng)
         if nxt is None:
             break
@@ -345,23 +351,24 @@ def multilevel(ops, indptr, indices, w, n, k, cap, seed, initial, coarsen_to, un
         opt = xp.full(k, math.ceil(opt_host), dtype=np.int64)
         part, cut, imb, r = refine(L, part, k, capv, opt)
         rounds += r
+    capv = xp.full(k, cap, dtype=np.int64)
+    for _ in range(VCYCLES):
+        p2, c2, i2 = vcycle(G, part, k, capv, opt, rng, coarsen_to)
+        if i2 <= 0 and c2 < cut:
+            part, cut, imb = p2, c2, i2
     if stats is not None:
         stats.update(levels=len(levels), rounds=rounds, cut=cut, imbalance=imb,
                      sizes=[L.n for L in levels])
     return part
 
 
-def bisection(ops, indptr, indices, w, n, side, uniform, max_rounds, seed=0, coarsen_to=60):
-    """Jet refinement of the 0/1 ``side`` (device int32) with each side's cap its starting size,
-    in a V-cycle that keeps the bisection: coarsening merges vertices of one side only, so the
-    bisection holds on every level, and each level refines it (caps relaxed by the largest
-    vertex weight less one, exact on the finest level). The result's cut is at most the start's."""
-    xp = ops.xp
-    rng = np.random.default_rng(seed)
-    G = DeviceGraph(ops, indptr, indices, w, xp.ones(n, dtype=np.int64), 1, uniform)
-    sizes = ops.part_weights(side, G.vw, 2)
-    levels, parts = [G], [side]
-    maxvw = max(1, math.ceil(1.5 * n / coarsen_to))
+def vcycle(G, part, k, capv, opt, rng, coarsen_to, max_rounds=JET_MAX_ROUNDS):
+    """One V-cycle that keeps ``part``: coarsening merges vertices of the same part only, so the
+    partition holds on every level, and Jet refines it on each level up (caps ``capv`` relaxed
+    by the level's largest vertex weight less one, exact on G). Returns (part, cut, imbalance)."""
+    ops, xp = G.ops, G.ops.xp
+    levels, parts = [G], [part]
+    maxvw = max(1, math.ceil(1.5 * G.n / coarsen_to))
     while levels[-1].n > coarsen_to:
         nxt = coarsen(levels[-1], maxvw, rng, parts[-1])
         if nxt is None:
@@ -375,7 +382,19 @@ def bisection(ops, indptr, indices, w, n, side, uniform, max_rounds, seed=0, coa
         L = levels[i]
         if i < len(levels) - 1:
             part = part[L.cmap]
-        part, cut, imb, _ = refine(L, part.copy(), 2, sizes + (L.maxvw - 1), sizes, max_rounds)
+        part, cut, imb, _ = refine(L, part.copy(), k, capv + (L.maxvw - 1), opt, max_rounds)
+    return part, cut, imb
+
+
+def bisection(ops, indptr, indices, w, n, side, uniform, max_rounds, seed=0, coarsen_to=60):
+    """Jet refinement of the 0/1 ``side`` (device int32) with each side's cap its starting size,
+    in a V-cycle that keeps the bisection (:func:`vcycle`). The result's cut is at most the
+    start's."""
+    xp = ops.xp
+    rng = np.random.default_rng(seed)
+    G = DeviceGraph(ops, indptr, indices, w, xp.ones(n, dtype=np.int64), 1, uniform)
+    sizes = ops.part_weights(side, G.vw, 2)
+    part, cut, imb = vcycle(G, side, 2, sizes, sizes, rng, coarsen_to, max_rounds)
     start_cut, _ = _Status.read(G, side, sizes, sizes)
     if imb > 0 or cut > start_cut:  # the V-cycle lost the sizes or the cut: refine the start alone
         part, cut, imb, _ = refine(G, side.copy(), 2, sizes, sizes, max_rounds)
@@ -415,7 +434,25 @@ class CupyOps:
 
     @staticmethod
     def to_host(a):
-        return a.get()
+        """A device array on the host (one counted read)."""
+        return _host.read(a)
+
+    @staticmethod
+    def read_int(a):
+        return _host.read_int(a)
+
+    def nonzero(self, mask):
+        """Positions of the true entries of ``mask`` in order: one counted read (their count),
+        then a scan and a scatter on the device."""
+        xp = self.xp
+        n = int(mask.shape[0])
+        if not n:
+            return xp.zeros(0, dtype=np.int64)
+        pos = xp.cumsum(mask, dtype=np.int64)
+        cnt = _host.read_int(pos[-1:])
+        out = xp.empty(cnt + 1, dtype=np.int64)
+        out[xp.where(mask, pos - 1, cnt)] = xp.arange(n, dtype=np.int64)
+        return out[:cnt]
 
     def _kernel(self, name, G=None, tpv=None):
         from . import compiler
