@@ -836,7 +836,7 @@ def kernighan_lin_bisection(A, *, partition=None, max_iter=10, seed=0):
     else:
         side = _parts_array(partition, n, 2, what)
     dev = W.device
-    if n and max_iter and _device_path(W, 2):
+    if n > DEVICE_SMALL and max_iter and _device_path(W, 2):
         return Vector.from_dense(_kl_device(G, W, n, side, max_iter, seed), device=dev)
     g = _host.HostGraph.from_matrix(W, np.ones(n, dtype=np.int64)) if n else None
     for _ in range(max_iter if n else 0):

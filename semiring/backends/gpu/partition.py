@@ -75,6 +75,8 @@ JET_TOLERANCE = 0.999
 JET_MAX_ROUNDS = 400
 #: V-cycles after the first multilevel pass (each keeps the partition and refines it again).
 VCYCLES = 1
+#: Most V-cycles of Kernighan-Lin on the device (they stop when one does not lower the cut).
+KL_VCYCLES = 3
 #: Refinement rounds per level of Kernighan-Lin on the device for each pass networkx would make.
 KL_ROUNDS_PER_PASS = 2 * JET_PATIENCE
 #: Destination limit of rebalancing: parts below (1 - DEST_SLACK) x cap take vertices.
@@ -395,6 +397,13 @@ def bisection(ops, indptr, indices, w, n, side, uniform, max_rounds, seed=0, coa
     G = DeviceGraph(ops, indptr, indices, w, xp.ones(n, dtype=np.int64), 1, uniform)
     sizes = ops.part_weights(side, G.vw, 2)
     part, cut, imb = vcycle(G, side, 2, sizes, sizes, rng, coarsen_to, max_rounds)
+    for _ in range(KL_VCYCLES - 1):
+        if imb > 0:
+            break
+        p2, c2, i2 = vcycle(G, part, 2, sizes, sizes, rng, coarsen_to, max_rounds)
+        if i2 > 0 or c2 >= cut:
+            break
+        part, cut, imb = p2, c2, i2
     start_cut, _ = _Status.read(G, side, sizes, sizes)
     if imb > 0 or cut > start_cut:  # the V-cycle lost the sizes or the cut: refine the start alone
         part, cut, imb, _ = refine(G, side.copy(), 2, sizes, sizes, max_rounds)
