@@ -524,10 +524,9 @@ class CupyOps:
         tpv = self._tpv(G)
         per_group = k * 8
         groups = max(1, min(BLOCK // tpv, SHARED_BYTES // per_group))
+        # whole warps: every lane of a warp reaches the shuffles (32 // tpv groups always fit)
+        groups = max(32 // tpv, (groups * tpv // 32) * 32 // tpv)
         block = groups * tpv
-        if block % 32:  # whole warps: every lane of a warp reaches the shuffles
-            groups = 32 // tpv
-            block = 32
         dest = xp.empty(G.n, dtype=np.int32)
         gain = xp.empty(G.n, dtype=np.float64)
         nblocks = max(1, -(-G.n // groups))
