@@ -29,12 +29,16 @@ M64 = (1 << 64) - 1
 # the model
 # ---------------------------------------------------------------------------------------------
 
-def greedy_colors(ptr, idx, seed):
-    """Jones-Plassmann's colors: greedy in decreasing priority (self-loops ignored)."""
+def small_colors(ptr, idx, seed):
+    """Jones-Plassmann's colors of the vertices of at most HUB_DEG entries, hubs and self-loops
+    ignored: the greedy coloring in decreasing priority (hubs: -1)."""
     n = ptr.shape[0] - 1
+    hub = np.diff(ptr) > dev.HUB_DEG
     order = np.argsort(-priorities(n, seed), kind="stable")
     color = np.full(n, -1, np.int64)
     for v in order.tolist():
+        if hub[v]:
+            continue
         used = color[idx[ptr[v]:ptr[v + 1]]]
         used = np.unique(used[used >= 0])
         c = 0
@@ -44,6 +48,13 @@ def greedy_colors(ptr, idx, seed):
             c += 1
         color[v] = c
     return color
+
+
+def colors(ptr, idx, seed):
+    """Each vertex's class: hubs first (one class each, by id), then the small colors."""
+    hub = np.diff(ptr) > dev.HUB_DEG
+    nhub = int(hub.sum())
+    return np.where(hub, np.cumsum(hub) - 1, small_colors(ptr, idx, seed) + nhub)
 
 
 def color_classes(color):
@@ -217,7 +228,7 @@ def louvain(A, resolution=1.0, threshold=1e-7, seed=0, max_level=None, deactivat
     lev = 0
     while live.any():
         m = ptr.shape[0] - 1
-        classes = color_classes(greedy_colors(ptr, idx, dev.level_seed(seed, lev)))
+        classes = color_classes(colors(ptr, idx, dev.level_seed(seed, lev)))
         movable = live[copy_of] & (k > 0)
         comm, sigma = np.arange(m), k.copy()
         moves, passes, _ = move(ptr, idx, w, k, classes, movable, prune, gamma, T, comm, sigma)
@@ -301,11 +312,26 @@ def check_args(name, args, sigs):
             raise TypeError(f"{name}: argument {j} must have dtype {want}; given {a.dtype}")
 
 
+def _emu_color(grid, block, args):
+    ptr, idx, n, seed, color, done, q0, q1, ctl, bar = args
+    color[:] = small_colors(ptr, idx.astype(np.int64), int(seed))
+    ctl[3:5] = [1, 0]
+
+
 def _emu_move(grid, block, args):
-    (ptr, idx, w, k, n, perm, cptr, ncolp, movable, prune, gamma, T, tol, max_passes, comm, sigma, flag,
-     htk, htv, qv, qa, qc, qd, J, L, claim, ctl, bar) = args
+    (ptr, idx, w, k, n, perm, cptr, nblk, ncolp, nhubp, movable, prune, gamma, T, tol, max_passes, comm, sigma,
+     flag, htk, htv, qv, qa, qc, qd, J, L, claim, hub_s, hub_c, ctl, bar) = args
     assert tol == dev.TOL
-    classes = [perm[cptr[c]:cptr[c + 1]] for c in range(int(ncolp[0]))]
+    deg = np.diff(ptr)
+    classes = []
+    for c in range(int(ncolp[0])):
+        cls = perm[cptr[c]:cptr[c + 1]]
+        # the layout the kernel relies on: hubs alone in the first classes, block tier first
+        assert (c < int(nhubp[0])) == bool((deg[cls] > dev.HUB_DEG).any())
+        assert c >= int(nhubp[0]) or cls.shape[0] == 1
+        blk = deg[cls] > dev.BLOCK_DEG
+        assert int(blk.sum()) == int(nblk[c]) and blk[:int(nblk[c])].all()
+        classes.append(cls)
     c64, s64 = comm.astype(np.int64), sigma.copy()
     moves, passes, steps = move(ptr, idx.astype(np.int64), w, k, classes, movable, bool(prune), float(gamma),
                                 float(T), c64, s64, max_passes=int(max_passes))
@@ -315,11 +341,11 @@ def _emu_move(grid, block, args):
 
 
 def _emu_quality(grid, block, args):
-    ptr, idx, w, comm, sigma, vstart, part_in, part_sq = args
+    ptr, idx, rows, w, comm, sigma, vstart, part_in, part_sq = args
     B = grid[0]
     R = vstart.shape[0] - 1
     n = ptr.shape[0] - 1
-    rows = np.repeat(np.arange(n), np.diff(ptr))
+    assert np.array_equal(rows, np.repeat(np.arange(n), np.diff(ptr)))
     same = comm[rows] == comm[idx]
     part_in[:] = 0
     part_sq[:] = 0.0
@@ -348,7 +374,7 @@ def _emu_runs(grid, block, args):
     ends[seg[:m][last]] = csum[:m][last]
 
 
-EMULATIONS = {"louvain_move": _emu_move, "louvain_quality": _emu_quality, "louvain_scatter_add": _emu_scatter_add,
+EMULATIONS = {"louvain_color": _emu_color, "louvain_move": _emu_move, "louvain_quality": _emu_quality, "louvain_scatter_add": _emu_scatter_add,
               "louvain_first": _emu_first, "louvain_runs": _emu_runs}
 
 
@@ -370,8 +396,8 @@ def numpy_cupy():
 
 
 def install_stand_in(monkeypatch):
-    """Run ``semiring.backends.gpu.louvain`` on NumPy: a stand-in cupy, emulated kernels (with
-    argument checks), greedy colors for Jones-Plassmann. Returns the list of launched kernels."""
+    """Run ``semiring.backends.gpu.louvain`` on NumPy: a stand-in cupy and emulated kernels
+    (with argument checks). Returns the list of launched kernels."""
     import sys
 
     sigs = signatures()
@@ -380,10 +406,4 @@ def install_stand_in(monkeypatch):
     monkeypatch.setattr(dev, "_kern", lambda name: _Kernel(name, sigs, log))
     monkeypatch.setattr(dev._p, "grid_size", lambda kern, key: 264)
     monkeypatch.setattr(dev._p, "barrier", lambda: np.zeros(64, np.uint32))
-
-    def jp(S, seed):
-        log.append("jones_plassmann")
-        return greedy_colors(S._indptr, S._indices, seed).astype(np.int32), 0, {}
-
-    monkeypatch.setattr(dev, "jones_plassmann", jp)
     return log

@@ -230,6 +230,19 @@ def test_device_levels_and_threshold():
 
 
 @gpu
+@pytest.mark.parametrize("block_deg, hub_deg", [(8, 40), (64, 300)])
+def test_device_degree_tiers_equal_the_model(block_deg, hub_deg, monkeypatch):
+    # low tiers put many vertices in the block tier and make hubs (own class, whole grid)
+    monkeypatch.setattr(dev, "BLOCK_DEG", block_deg)
+    monkeypatch.setattr(dev, "HUB_DEG", hub_deg)
+    for A in (sr.generators.kronecker(10, seed=1), sr.generators.random_geometric(2**11, seed=3, weights=(0.5, 2.0))):
+        for deactivation in (0.0, 0.1):
+            lab = sr.algorithms.louvain(A.to("gpu"), deactivation=deactivation)
+            want = model.louvain(scipy_of(A), deactivation=deactivation)
+            np.testing.assert_array_equal(check_labels(lab, A.nrows), want)
+
+
+@gpu
 def test_device_is_deterministic_and_caches_per_graph():
     A = sr.generators.kronecker(12, seed=4, weights=(1, 20)).dup("float64")
     G = sr.algorithms.Graph(A.to("gpu"))
@@ -304,9 +317,8 @@ def test_device_host_reads_per_level():
     stats = {}
     with sr.host_reads() as hr:
         dev.louvain(G, W.W, W.two_m, 1.0, 1e-7, 0, None, True, stats=stats)
-    # per level: the counters and the coarse size (the coloring reads its own, uncounted here);
-    # at the end the copies' modularity
-    assert hr.count == stats["counted_reads"] <= 2 * (stats["levels"] + 1) + 1
+    # per level: the counters and the coarse size; at the end the copies' modularity
+    assert hr.count == stats["host_reads"] <= 2 * stats["levels"] + 2
 
 
 # ---------------------------------------------------------------------------------------------
@@ -333,7 +345,7 @@ def test_host_code_on_stand_in_equals_the_model(name, request, monkeypatch):
     got, log, stats = _standin_run(monkeypatch, A)
     np.testing.assert_array_equal(got, model.louvain(scipy_of(A)))
     # a coloring and a local moving per level tried, a refinement per level kept
-    assert log.count("jones_plassmann") == stats["colorings"] >= stats["levels"] >= 1
+    assert log.count("louvain_color") == stats["colorings"] >= stats["levels"] >= 1
     assert log.count("louvain_move") == stats["colorings"] + stats["levels"]
 
 
@@ -348,6 +360,16 @@ def test_host_code_parameters_on_stand_in(kw, model_kw, monkeypatch):
     A = sr.generators.random_geometric(600, seed=4, weights=(0.5, 2.0))
     got, _, _ = _standin_run(monkeypatch, A, **kw)
     np.testing.assert_array_equal(got, model.louvain(scipy_of(A), **model_kw))
+
+
+@pytest.mark.parametrize("block_deg, hub_deg", [(8, 40), (64, 300)])
+def test_host_code_degree_tiers_on_stand_in(block_deg, hub_deg, monkeypatch):
+    monkeypatch.setattr(dev, "BLOCK_DEG", block_deg)
+    monkeypatch.setattr(dev, "HUB_DEG", hub_deg)
+    A = sr.generators.kronecker(10, seed=1)
+    assert int(np.diff(scipy_of(A).indptr).max()) > hub_deg
+    got, _, _ = _standin_run(monkeypatch, A)
+    np.testing.assert_array_equal(got, model.louvain(scipy_of(A)))
 
 
 def test_host_code_edge_cases_on_stand_in(monkeypatch):

@@ -7,23 +7,30 @@ weight into a community, a community's total degree Sigma, the coarse graph's en
 an exact integer, the same whatever the order of the atomic additions, so a run is
 deterministic. Scores are computed in double precision from these integers.
 
-Local moving (one level). The vertices are colored (Jones-Plassmann,
-:func:`semiring.backends.gpu.coloring.jones_plassmann`; seeded, so the order is a seeded random
-one). A pass runs one *step* per color class; in a step every flagged vertex of the class
-decides at once, one warp per vertex: it sums its weights into the neighbouring communities
-(warp shuffles up to 32 neighbours, else a hash table in global memory with 2 slots per edge,
-``atomicCAS`` on the key and ``atomicAdd`` on the weight) and scores each community c by
-``w(v, c) - gamma k_v Sigma(c) / T`` (the modularity gain of the move times m, up to a term that
-does not depend on c); the best (ties: the smaller label) is a *candidate* if it beats staying
-by more than ``TOL * k_v``. No two vertices of a class are adjacent, so the moves of a step
-interact only through Sigma: moving a set S changes Q by the sum of the single gains less
-``gamma/T^2 sum k_u k_v`` over pairs of S with the same target or the same source. A
-candidate therefore moves if its gain beats ``gamma k_v (J(c) - k_v + L(a) - k_v) / T``, its
-share of those cross terms over all candidates (J: their degrees into c, L: out of a), or if
-it holds the claim (``atomicMax`` of its gain and id) on both its source and its target; so
-every step raises Q, at least one candidate moves, and the level ends after a pass without
-candidates. A vertex is processed again only when a neighbour moved or its own move lost
-(vertex pruning). All of a level's passes run in one launch (two grid barriers per step).
+Colors. Each level's vertices are split into color classes, no two vertices of a class
+adjacent: a hub (more than ``HUB_DEG`` entries) is a class of its own, in order of id; the
+others take Jones-Plassmann colors (``louvain_color``: the priorities of
+:func:`semiring.algorithms.coloring.priorities` seeded per level, one warp per vertex, hubs
+ignored), i.e. the greedy coloring in decreasing priority, so the order of the classes is a
+seeded random one.
+
+Local moving (one level). A pass runs one *step* per color class; in a step every flagged
+vertex of the class decides at once: it sums its weights into the neighbouring communities
+(up to 32 entries, one warp by shuffles; up to ``BLOCK_DEG``, one warp with a hash table in
+global memory of 2 slots per entry, ``atomicCAS`` on the key and ``atomicAdd`` on the weight;
+up to ``HUB_DEG``, one block with that table; a hub, the whole grid, with three more grid
+barriers) and scores each community c by ``w(v, c) - gamma k_v Sigma(c) / T`` (the modularity
+gain of the move times m, up to a term that does not depend on c); the best (ties: the smaller
+label) is a *candidate* if it beats staying by more than ``TOL * k_v``. No two vertices of a
+class are adjacent, so the moves of a step interact only through Sigma: moving a set S changes
+Q by the sum of the single gains less ``gamma/T^2 sum k_u k_v`` over pairs of S with the same
+target or the same source. A candidate therefore moves if its gain beats
+``gamma k_v (J(c) - k_v + L(a) - k_v) / T``, its share of those cross terms over all
+candidates (J: their degrees into c, L: out of a), or if it holds the claim (``atomicMax`` of
+its gain and id) on both its source and its target; so every step raises Q, at least one
+candidate moves, and the level ends after a pass without candidates. A vertex is processed
+again only when a neighbour moved or its own move lost (vertex pruning). All of a level's
+passes run in one launch (two grid barriers per step).
 
 Coarsening. Communities are renumbered by a prefix sum; the coarse graph's entries are the
 runs of equal keys ``(c(u) << 32) | c(v)`` after a sort, their weights the differences of the
@@ -38,8 +45,9 @@ R copies (at most ``ENSEMBLE_MAX``), whose colorings (hence orders) differ; each
 own levels, threshold and modularity, and the copy of largest modularity is returned. Small
 graphs leave most of the device idle, so the copies cost little more than one run.
 
-Host reads per level: one by the coloring, one for the level's counters and each copy's
-modularity, one for the coarse graph's size; one more at the start (T) and at the end.
+Host reads per level: one for the level's counters and each copy's modularity, one for the
+coarse graph's size; one more at the end (the copies' modularity) and, once per graph, T.
+(Sorts, by CuPy's Thrust, also wait for the device: two per level.)
 
 References: Blondel, Guillaume, Lambiotte, Lefebvre, J. Stat. Mech. P10008, 2008; Lu,
 Halappanavar, Kalyanaraman, "Parallel heuristics for scalable community detection", Parallel
@@ -60,7 +68,6 @@ import numpy as np
 from ... import _host, _memory
 from ...core.matrix import Matrix
 from . import _persistent as _p
-from .coloring import jones_plassmann
 
 #: A vertex moves only if its best score beats staying by more than TOL * k_v (scores are of
 #: order k_v): equal scores from rounding never move it.
@@ -74,6 +81,11 @@ ENSEMBLE_MAX = 16
 GOLDEN = 0x9E3779B97F4A7C15
 #: Blocks per copy of the quality kernel.
 QUALITY_BLOCKS = 32
+#: Degree tiers of the local moving (entries of a row, self-loop included): up to 32 a warp sums
+#: with shuffles, up to BLOCK_DEG a warp with a hash table, up to HUB_DEG a block; above, a hub
+#: has a color class of its own and the whole grid works on it.
+BLOCK_DEG = 256
+HUB_DEG = 2048
 _M64 = (1 << 64) - 1
 _INT_MAX = 2**31 - 1
 
@@ -97,7 +109,7 @@ def fits(n, nnz):
 
 
 def _kern(name):
-    return _p.kernel("louvain.cu", name)
+    return _p.kernel("louvain.cu", name, HUB_DEG=HUB_DEG)
 
 
 def _blocks(m):
@@ -106,26 +118,44 @@ def _blocks(m):
 
 class _Level:
     """One level's graph (a union of copies): CSR (int64 pointers, int32 ids, int64 weights),
-    degrees k, each vertex's copy, the copies' vertex ranges, and (once colored) the vertices
-    by color."""
+    each entry's row, degrees k, each vertex's copy, the copies' vertex ranges, and (once
+    colored) the color classes."""
 
     def __init__(self, ptr, idx, w, k, copy_of, vstart):
+        import cupy as cp
+
         self.ptr, self.idx, self.w, self.k, self.copy_of, self.vstart = ptr, idx, w, k, copy_of, vstart
         self.n = int(k.shape[0])
         self.nnz = int(idx.shape[0])
-        self.perm = self.cptr = self.ncol = None
+        self.rows = (cp.searchsorted(ptr, cp.arange(self.nnz, dtype=cp.int64), side="right") - 1).astype(cp.int32)
+        self.perm = self.cptr = self.nblk = self.ncol = self.nhub = self.color_ctl = None
 
     def color(self, seed):
-        """Jones-Plassmann colors; the vertices sorted by color with the classes' bounds."""
+        """The color classes: hubs (degree > HUB_DEG) one class each, in order of id, then the
+        Jones-Plassmann colors of the others (``louvain_color``); within a class, the vertices
+        of the block tier (degree > BLOCK_DEG) first."""
         import cupy as cp
 
-        S = Matrix._from_csr(self.n, self.n, "int64", self.ptr, self.idx, self.w)
-        color, _, _ = jones_plassmann(S, seed)
-        perm = cp.argsort(color)
-        cs = color[perm]
+        n = self.n
+        color, done, q0, q1 = (cp.empty(n, dtype=cp.int32) for _ in range(4))
+        self.color_ctl = cp.zeros(8, dtype=cp.uint64)
+        kern = _kern("louvain_color")
+        blocks = min(_p.grid_size(kern, ("louvain_color",)), max(1, -(-n // (_p.BLOCK // 32))))
+        kern((blocks,), (_p.BLOCK,), (self.ptr, self.idx, np.int32(n), np.uint64(seed), color, done, q0, q1,
+                                      self.color_ctl, _p.barrier()))
+        deg = self.ptr[1:] - self.ptr[:-1]
+        hub = deg > HUB_DEG
+        nhub = hub.sum()
+        final = cp.where(hub, cp.cumsum(hub) - 1, color.astype(cp.int64) + nhub)
+        perm = cp.argsort(final * 2 + (deg <= BLOCK_DEG))
+        fs = final[perm]
         self.perm = perm.astype(cp.int32)
-        self.cptr = cp.searchsorted(cs, cp.arange(self.n + 1, dtype=cs.dtype)).astype(cp.int64)
-        self.ncol = (cs[-1:] + 1).astype(cp.int32)
+        self.cptr = cp.searchsorted(fs, cp.arange(n + 1, dtype=cp.int64)).astype(cp.int64)
+        c0 = cp.zeros(n + 1, dtype=cp.int64)
+        cp.cumsum(deg[perm] > BLOCK_DEG, out=c0[1:])
+        self.nblk = c0[self.cptr[1:]] - c0[self.cptr[:-1]]
+        self.ncol = (fs[-1:] + 1).astype(cp.int32)
+        self.nhub = nhub.reshape(1).astype(cp.int32)
 
 
 class _Workspace:
@@ -143,6 +173,9 @@ class _Workspace:
         self.J = cp.zeros(max(2 * n, 1), dtype=cp.int64)
         self.L = cp.zeros(max(2 * n, 1), dtype=cp.int64)
         self.claim = cp.zeros(max(2 * n, 1), dtype=cp.uint64)
+        grid = _p.grid_size(_kern("louvain_move"), ("louvain_move",))
+        self.hub_s = cp.empty(grid, dtype=cp.float64)
+        self.hub_c = cp.empty(grid, dtype=cp.int32)
 
 
 def _fixed_point(W, total):
@@ -201,9 +234,9 @@ def _move(L, ws, comm, active, gamma, T, prune):
     kern = _kern("louvain_move")
     blocks = min(_p.grid_size(kern, ("louvain_move",)), max(1, -(-n // (_p.BLOCK // 32))))
     kern((blocks,), (_p.BLOCK,),
-         (L.ptr, L.idx, L.w, L.k, np.int32(n), L.perm, L.cptr, L.ncol, active, np.int32(prune),
+         (L.ptr, L.idx, L.w, L.k, np.int32(n), L.perm, L.cptr, L.nblk, L.ncol, L.nhub, active, np.int32(prune),
           np.float64(gamma), np.float64(T), np.float64(TOL), np.int32(MAX_PASSES), comm, sigma, flag,
-          ws.htk, ws.htv, ws.qv, ws.qa, ws.qc, ws.qd, ws.J, ws.L, ws.claim, ctl, bar))
+          ws.htk, ws.htv, ws.qv, ws.qa, ws.qc, ws.qd, ws.J, ws.L, ws.claim, ws.hub_s, ws.hub_c, ctl, bar))
     return sigma, ctl
 
 
@@ -214,7 +247,8 @@ def _quality(L, comm, sigma, gamma, T, R):
     B = QUALITY_BLOCKS
     part_in = cp.empty(R * B, dtype=cp.int64)
     part_sq = cp.empty(R * B, dtype=cp.float64)
-    _kern("louvain_quality")((B, R), (_p.BLOCK,), (L.ptr, L.idx, L.w, comm, sigma, L.vstart, part_in, part_sq))
+    _kern("louvain_quality")((B, R), (_p.BLOCK,), (L.ptr, L.idx, L.rows, L.w, comm, sigma, L.vstart, part_in,
+                                                   part_sq))
     inside = part_in.reshape(R, B).sum(axis=1)
     sq = part_sq.reshape(R, B).sum(axis=1)
     return inside.astype(cp.float64) / T - gamma * sq / (T * T)
@@ -239,8 +273,7 @@ def _coarsen(L, comm, R):
     used[comm] = 1
     new = cp.cumsum(used) - 1
     cc = new[comm].astype(cp.int32)
-    rows = (cp.searchsorted(L.ptr, cp.arange(nnz, dtype=cp.int64), side="right") - 1).astype(cp.int32)
-    keys = (cc[rows].astype(cp.int64) << 32) | cc[L.idx].astype(cp.int64)
+    keys = (cc[L.rows].astype(cp.int64) << 32) | cc[L.idx].astype(cp.int64)
     order = cp.argsort(keys)
     ks = keys[order]
     wsorted = L.w[order]
@@ -292,8 +325,8 @@ def louvain(G, W, total, gamma, threshold, seed, max_level, prune, stats=None):
         Vertex pruning (a vertex is processed again only when a neighbour moved).
     stats : dict or None
         Filled with ``levels``, ``copies``, ``passes`` (per level tried), ``colorings``,
-        ``counted_reads`` (this function's reads, through ``semiring._host``), ``host_reads``
-        (those and one per coloring), ``modularity`` and ``copy`` (of the copy kept).
+        ``host_reads`` (every read of this function: through ``semiring._host``, so counted by
+        ``semiring.host_reads``), ``modularity`` and ``copy`` (of the copy kept).
 
     Returns
     -------
@@ -318,25 +351,25 @@ def louvain(G, W, total, gamma, threshold, seed, max_level, prune, stats=None):
     colorings = 0
     while live.any():
         L.color(level_seed(seed, lev))
-        colorings += 1  # (the coloring reads its counters once)
+        colorings += 1
         active = (L.k > 0) & cp.asarray(live)[L.copy_of]
         active = active.astype(cp.uint8)
         comm = cp.arange(L.n, dtype=cp.int32)
         sigma, ctl = _move(L, ws, comm, active, gamma, T, prune)
         Q = _quality(L, comm, sigma, gamma, T, R)
         moved_copy = _per_copy_changed(L, comm, R)
-        parts = [ctl[6:10].astype(cp.int64), moved_copy, Q.view(cp.int64)]
+        parts = [ctl[6:10].astype(cp.int64), L.color_ctl[4:5].astype(cp.int64), moved_copy, Q.view(cp.int64)]
         if Qprev is None:
             parts.append(q0.view(cp.int64))
         got = _host.read(cp.concatenate(parts))
         reads += 1
-        if int(got[3]):
+        if int(got[3]) or int(got[4]):
             raise RuntimeError("louvain: a grid barrier timed out (not every block was resident); no result")
         passes.append(int(got[1]))
-        moved_copy = got[4:4 + R]
-        Qn = got[4 + R:4 + 2 * R].view(np.float64)
+        moved_copy = got[5:5 + R]
+        Qn = got[5 + R:5 + 2 * R].view(np.float64)
         if Qprev is None:
-            Qprev = got[4 + 2 * R:4 + 3 * R].view(np.float64).copy()
+            Qprev = got[5 + 2 * R:5 + 3 * R].view(np.float64).copy()
         moved = live & (moved_copy > 0)
         if not moved.any():
             break
@@ -351,8 +384,7 @@ def louvain(G, W, total, gamma, threshold, seed, max_level, prune, stats=None):
         L = nxt
         lev += 1
     if stats is not None:
-        stats.update(levels=len(levels), copies=R, passes=passes, colorings=colorings, counted_reads=reads,
-                     host_reads=reads + colorings)
+        stats.update(levels=len(levels), copies=R, passes=passes, colorings=colorings, host_reads=reads)
     if not levels:
         return cp.arange(n, dtype=cp.int64)
     # refinement: project the final partition down, local moving at each level from it
@@ -370,5 +402,5 @@ def louvain(G, W, total, gamma, threshold, seed, max_level, prune, stats=None):
     f = first[lab]
     rank = cp.cumsum(f == cp.arange(n, dtype=cp.int32)) - 1
     if stats is not None:
-        stats.update(counted_reads=reads, host_reads=reads + colorings, modularity=float(Qf[best]), copy=best)
+        stats.update(host_reads=reads, modularity=float(Qf[best]), copy=best)
     return rank[f].astype(cp.int64)

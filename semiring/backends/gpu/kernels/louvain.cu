@@ -1,16 +1,118 @@
-// Device Louvain (backends/gpu/louvain.py): local moving in colored steps, per-copy quality,
-// and the small scatters of the coarsening and refinement steps.
-// Defined by the host: persistent.cuh's constants (BLOCK_THREADS, TPV, BIG, CHUNK).
+// Device Louvain (backends/gpu/louvain.py): coloring, local moving in colored steps, per-copy
+// quality, and the small scatters of the coarsening and refinement steps.
+// Defined by the host: persistent.cuh's constants (BLOCK_THREADS, TPV, BIG, CHUNK) and HUB_DEG.
 // Types: row pointers long long, vertex ids int, weights and degrees long long (fixed point:
 // every sum of weights is an exact integer, so atomics in any order give the same totals).
+//
+// Degree tiers of a vertex v (deg = its stored entries, self-loop included):
+//   deg <= 32:       one warp, a neighbour per lane, sums by shuffles;
+//   deg <= BLOCK_DEG: one warp, hash table in global memory (slots [2 ptr[v], 2 ptr[v + 1]));
+//   deg <= HUB_DEG:   one block, the same table;
+//   deg >  HUB_DEG:   a hub: a color class of its own, the whole grid on the same table.
+// (The host sorts each class's vertices so that the block-tier ones come first; BLOCK_DEG is
+// the host's.)
 #include "persistent.cuh"
 
-// Degree up to which a warp sums a vertex's neighbour communities with shuffles (one neighbour
-// per lane); above it, in a hash table in global memory (2 slots per edge).
 #define SHUFFLE_MAX 32
 #define NO_COMM 0x7fffffff
+#define HUB_DONE 0x7fffffff
 // -infinity (NVRTC has no math header)
 #define NEG_INF __longlong_as_double(0xfff0000000000000LL)
+
+// ---------------------------------------------------------------------------------------------
+// coloring: Jones-Plassmann on the non-hub vertices, one warp per vertex
+// ---------------------------------------------------------------------------------------------
+
+// The priorities of semiring.algorithms.coloring.priorities (splitmix64 of the vertex and the
+// seed in the high bits, the vertex in the low bits: no ties).
+__device__ __forceinline__ long long priority(ull v, ull seed) {
+    ull z = (v + 1ull) * 0x9E3779B97F4A7C15ull + seed * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    z = z ^ (z >> 31);
+    return (long long)(((z >> 33) << 32) | v);
+}
+
+__device__ __forceinline__ ull warp_or(ull x) {
+    for (int o = 16; o > 0; o >>= 1) x |= __shfl_xor_sync(FULL, x, o);
+    return x;
+}
+
+// Colors of the vertices of degree <= HUB_DEG, ignoring hubs and self-loops: in round r every
+// uncolored vertex none of whose uncolored (or colored in round r) neighbours has a higher
+// priority takes the smallest color no neighbour colored before round r has. The result is
+// the greedy coloring in decreasing priority. Hubs keep color -1 (the host numbers them).
+// ctl (ull): [0..2] worklist sizes (slot r % 3 for round r); [3] rounds; [4] barrier failure.
+extern "C" __global__ void louvain_color(const long long* ptr, const int* idx, int n, ull seed, int* color,
+                                         int* done, int* q0, int* q1, ull* ctl, unsigned* bar) {
+    const long long tid = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    const long long nthreads = (long long)gridDim.x * blockDim.x;
+    const long long gw = tid >> 5, nw = nthreads >> 5;
+    const int lane = (int)lane_id();
+    for (long long base = tid - lane; base < n; base += nthreads) {
+        const long long i = base + lane;
+        bool small = false;
+        if (i < n) {
+            small = ptr[i + 1] - ptr[i] <= HUB_DEG;
+            done[i] = small ? -1 : HUB_DONE;
+            color[i] = -1;
+        }
+        warp_append(small, (int)i, q0, ctl + 0);
+    }
+    int r = 0;
+    bool ok = grid_sync(bar);
+    ull count = ok ? ld(ctl + 0) : 0;
+    while (count > 0) {
+        const int* q = (r & 1) ? q1 : q0;
+        int* qn = (r & 1) ? q0 : q1;
+        ull* cnt_next = ctl + ((r + 1) % 3);
+        if (tid == 0) ctl[(r + 2) % 3] = 0;
+        for (long long i = gw; i < (long long)count; i += nw) {
+            const int v = ld(q + i);
+            const long long lo = ptr[v], hi = ptr[v + 1];
+            const long long pv = priority((ull)v, seed);
+            bool waits = false;
+            for (long long base = lo; base < hi && !waits; base += 32) {
+                const long long p = base + lane;
+                bool w = false;
+                if (p < hi) {
+                    const int u = idx[p];
+                    if (u != v) {
+                        const int du = ld(done + u);
+                        w = (du < 0 || du == r) && priority((ull)u, seed) > pv;
+                    }
+                }
+                waits = __any_sync(FULL, w);
+            }
+            if (!waits) {
+                int c = 0;
+                for (int cbase = 0;; cbase += 64) {
+                    ull used = 0;
+                    for (long long p = lo + lane; p < hi; p += 32) {
+                        const int u = idx[p];
+                        const int du = ld(done + u);
+                        if (u != v && du >= 0 && du < r) {
+                            const int kk = ld(color + u) - cbase;
+                            if (kk >= 0 && kk < 64) used |= 1ull << kk;
+                        }
+                    }
+                    used = warp_or(used);
+                    if (used != ~0ull) { c = cbase + __ffsll((long long)~used) - 1; break; }
+                }
+                if (lane == 0) { color[v] = c; done[v] = r; }
+            }
+            warp_append(lane == 0 && waits, v, qn, cnt_next);
+        }
+        if (!grid_sync(bar)) { ok = false; break; }
+        count = ld(cnt_next);
+        ++r;
+    }
+    if (tid == 0) { ctl[3] = (ull)r; ctl[4] = ok ? 0ull : 1ull; }
+}
+
+// ---------------------------------------------------------------------------------------------
+// local moving
+// ---------------------------------------------------------------------------------------------
 
 // (s, c) beats (s2, c2): a larger score, ties to the smaller community.
 __device__ __forceinline__ bool better(double s, int c, double s2, int c2) {
@@ -30,6 +132,25 @@ __device__ __forceinline__ long long warp_sum_ll(long long x) {
     return x;
 }
 
+// The best (s, c) and the sum of wa over the block; valid in thread 0 (every thread must call).
+__device__ __forceinline__ void block_best(double& s, int& c, long long& wa) {
+    __shared__ double bs_[32];
+    __shared__ int bc_[32];
+    __shared__ long long bw_[32];
+    warp_best(s, c);
+    wa = warp_sum_ll(wa);
+    const int warp = threadIdx.x >> 5;
+    if ((threadIdx.x & 31) == 0) { bs_[warp] = s; bc_[warp] = c; bw_[warp] = wa; }
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        for (int k = 1; k < (int)(blockDim.x >> 5); ++k) {
+            if (better(bs_[k], bc_[k], s, c)) { s = bs_[k]; c = bc_[k]; }
+            wa += bw_[k];
+        }
+    }
+    __syncthreads();
+}
+
 // The score of joining community c: w(v, c) - gamma k_v Sigma(c) / T (the modularity gain times
 // m, up to the part that does not depend on c). Every operation rounded on its own (no fused
 // multiply-add), in the order of the NumPy model, so both give the same bits.
@@ -44,6 +165,76 @@ __device__ __forceinline__ ull claim_key(double d, double kvd, int v) {
     return ((ull)__float_as_uint(g) << 32) | (ull)(unsigned)v;
 }
 
+// The hash table of vertex v (slots [2 lo, 2 hi)), worked by threads t, t + S, ...
+__device__ __forceinline__ void table_clear(int* tk, long long* tv, long long cap, long long t, long long S) {
+    for (long long p = t; p < cap; p += S) { tk[p] = -1; tv[p] = 0; }
+}
+
+// Adds v's edges lo + t, lo + t + S, ... into the table (its own community a aside: returned).
+__device__ __forceinline__ long long table_insert(const int* idx, const long long* w, const int* comm, int v, int a,
+                                                  long long lo, long long hi, int* tk, long long* tv, long long t,
+                                                  long long S) {
+    const long long cap = 2 * (hi - lo);
+    long long wa = 0;
+    for (long long p = lo + t; p < hi; p += S) {
+        const int u = idx[p];
+        if (u == v) continue;
+        const int c = ld(comm + u);
+        const long long x = w[p];
+        if (c == a) { wa += x; continue; }
+        long long h = (long long)((((ull)(unsigned)c * 0x9E3779B97F4A7C15ull) >> 33) % (ull)cap);
+        while (true) {
+            const int old = atomicCAS(tk + h, -1, c);
+            if (old == -1 || old == c) { atomicAdd((ull*)(tv + h), (ull)x); break; }
+            if (++h == cap) h = 0;
+        }
+    }
+    return wa;
+}
+
+__device__ __forceinline__ void table_scan(const int* tk, const long long* tv, long long cap, long long t, long long S,
+                                           double gk, const long long* sigma, double T, double& bs, int& bc) {
+    for (long long p = t; p < cap; p += S) {
+        const int c = ld(tk + p);
+        if (c >= 0) {
+            const double sc = score(ld(tv + p), gk, ld(sigma + c), T);
+            if (better(sc, c, bs, bc)) { bs = sc; bc = c; }
+        }
+    }
+}
+
+// Phase 1's end for vertex v (one thread): a candidate if the best community beats staying.
+__device__ __forceinline__ void propose(int v, int a, long long kv, long long wa, double bs, int bc, double gamma,
+                                       double T, double tol, const long long* sigma, ull* cnt, int* qv, int* qa,
+                                       int* qc, double* qd, long long* J, long long* L, ull* claim) {
+    if (bc == NO_COMM) return;
+    const double kvd = (double)kv, gk = __dmul_rn(gamma, kvd);
+    const double rest = (double)(ld(sigma + a) - kv);  // Sigma(a) without v
+    const double stay = __dsub_rn((double)wa, __ddiv_rn(__dmul_rn(gk, rest), T));
+    const double d = __dsub_rn(bs, stay);
+    if (!(d > __dmul_rn(tol, kvd))) return;
+    const ull pos = atomicAdd(cnt, 1ull);
+    qv[pos] = v;
+    qa[pos] = a;
+    qc[pos] = bc;
+    qd[pos] = d;
+    atomicAdd((ull*)(J + bc), (ull)kv);
+    atomicAdd((ull*)(L + a), (ull)kv);
+    const ull key = claim_key(d, kvd, v);
+    atomicMax(claim + a, key);
+    atomicMax(claim + bc, key);
+}
+
+// Phase 2 for candidate i (every caller computes the same answer): does it move?
+__device__ __forceinline__ bool wins(int v, int a, int c, double d, long long kv, double gamma, double T,
+                                     const long long* J, const long long* L, const ull* claim) {
+    const double kvd = (double)kv;
+    const double cross = __dadd_rn((double)(ld(J + c) - kv), (double)(ld(L + a) - kv));
+    const double pen = __ddiv_rn(__dmul_rn(__dmul_rn(gamma, kvd), cross), T);
+    const ull key = claim_key(d, kvd, v);
+    return d > pen || (ld(claim + a) == key && ld(claim + c) == key);
+}
+
 // One level's local moving, persistent: the vertices of each color class decide at once
 // (phase 1: best neighbouring community from the state at the step's start; a candidate adds
 // its degree to J(target) and L(source) and claims both communities with atomicMax), then
@@ -53,22 +244,26 @@ __device__ __forceinline__ ull claim_key(double d, double kvd, int v) {
 // gains less those cross terms: every step raises it. A pass is one step per class; the level
 // ends after a pass without candidates (or max_passes).
 //
-// ctl (ull): [0..2] candidates of step s (slot s % 3); [3..5] candidates of pass p (slot 3 + p % 3);
-// [6] moves; [7] passes; [8] steps; [9] barrier failure.
-// Lists and J, L, claim: two sets of n (set s & 1 for step s; the set of step s - 1 is zeroed
-// during step s, from its candidate list).
+// Classes: perm[cptr[c] .. cptr[c + 1]), the block-tier vertices first (nblk[c] of them); the
+// first *nhubp classes hold one hub each. ctl (ull): [0..2] candidates of step s (slot s % 3);
+// [3..5] candidates of pass p (slot 3 + p % 3); [6] moves; [7] passes; [8] steps; [9] barrier
+// failure; [10] a hub's weight into its own community. Lists and J, L, claim: two sets of n (set
+// s & 1 for step s; the set of step s - 1 is zeroed during step s, from its candidate list).
+// hub_s, hub_c: one best per block (hub steps).
 extern "C" __global__ void louvain_move(const long long* ptr, const int* idx, const long long* w,
                                         const long long* k, int n, const int* perm, const long long* cptr,
-                                        const int* ncolp, const unsigned char* movable, int prune, double gamma,
-                                        double T, double tol, int max_passes, int* comm, long long* sigma,
-                                        unsigned char* flag, int* htk, long long* htv, int* qv, int* qa, int* qc,
-                                        double* qd, long long* J, long long* L, ull* claim, ull* ctl,
+                                        const long long* nblk, const int* ncolp, const int* nhubp,
+                                        const unsigned char* movable, int prune, double gamma, double T, double tol,
+                                        int max_passes, int* comm, long long* sigma, unsigned char* flag, int* htk,
+                                        long long* htv, int* qv, int* qa, int* qc, double* qd, long long* J,
+                                        long long* L, ull* claim, double* hub_s, int* hub_c, ull* ctl,
                                         unsigned* bar) {
     const long long tid = (long long)blockIdx.x * blockDim.x + threadIdx.x;
     const long long nthreads = (long long)gridDim.x * blockDim.x;
     const long long gw = tid >> 5, nw = nthreads >> 5;
     const int lane = (int)lane_id();
-    const int ncol = *ncolp;
+    const int ncol = *ncolp, nhub = *nhubp;
+    __shared__ int s_go;
     long long s = 0;
     int pass = 0;
     ull moves = 0;
@@ -90,114 +285,159 @@ extern "C" __global__ void louvain_move(const long long* ptr, const int* idx, co
                     claim[prv + c] = 0;
                 }
             }
-            // phase 1: decide (one warp per vertex of the class)
             const long long lo_c = cptr[col], hi_c = cptr[col + 1];
-            for (long long i = lo_c + gw; i < hi_c; i += nw) {
-                const int v = perm[i];
-                const bool go = prune ? (ld(flag + v) != 0) : (movable[v] != 0);
-                if (!go) continue;
-                if (prune && lane == 0) flag[v] = 0;
-                const long long lo = ptr[v], hi = ptr[v + 1], deg = hi - lo;
-                const int a = ld(comm + v);
-                const long long kv = k[v];
-                const double kvd = (double)kv, gk = __dmul_rn(gamma, kvd);
-                long long wa = 0;
-                double bs = NEG_INF;
-                int bc = NO_COMM;
-                if (deg <= SHUFFLE_MAX) {
-                    int cj = -1;
-                    long long wj = 0;
-                    if (lane < deg) {
-                        const int u = idx[lo + lane];
-                        if (u != v) { cj = ld(comm + u); wj = w[lo + lane]; }
-                    }
-                    long long sj = 0;
-                    for (int i2 = 0; i2 < (int)deg; ++i2) {
-                        const int ci = __shfl_sync(FULL, cj, i2);
-                        const long long wi = __shfl_sync(FULL, wj, i2);
-                        if (ci == cj) sj += wi;
-                    }
-                    if (cj >= 0) {
-                        if (cj == a) wa = wj;
-                        else { bs = score(sj, gk, ld(sigma + cj), T); bc = cj; }
-                    }
-                } else {
+            // ---- phase 1: decide ----
+            if (col < nhub) {
+                // a hub: the whole grid works its table (three more barriers)
+                const int v = perm[lo_c];
+                const bool go = (!prune || ld(flag + v) != 0) && movable[v] != 0;
+                if (go) {
+                    const long long lo = ptr[v], hi = ptr[v + 1], cap = 2 * (hi - lo);
                     int* tk = htk + 2 * lo;
                     long long* tv = htv + 2 * lo;
-                    const long long cap = 2 * deg;
-                    for (long long p = lane; p < cap; p += 32) { tk[p] = -1; tv[p] = 0; }
-                    __syncwarp();
-                    for (long long p = lo + lane; p < hi; p += 32) {
-                        const int u = idx[p];
-                        if (u == v) continue;
-                        const int c = ld(comm + u);
-                        const long long x = w[p];
-                        if (c == a) { wa += x; continue; }
-                        long long h = (long long)((((ull)(unsigned)c * 0x9E3779B97F4A7C15ull) >> 33) % (ull)cap);
-                        while (true) {
-                            const int old = atomicCAS(tk + h, -1, c);
-                            if (old == -1 || old == c) { atomicAdd((ull*)(tv + h), (ull)x); break; }
-                            if (++h == cap) h = 0;
+                    const int a = ld(comm + v);
+                    table_clear(tk, tv, cap, tid, nthreads);
+                    if (tid == 0) ctl[10] = 0;
+                    if (!grid_sync(bar)) { ok = false; break; }
+                    long long wa = table_insert(idx, w, comm, v, a, lo, hi, tk, tv, tid, nthreads);
+                    wa = warp_sum_ll(wa);
+                    if (lane == 0 && wa) atomicAdd(ctl + 10, (ull)wa);
+                    if (!grid_sync(bar)) { ok = false; break; }
+                    double bs = NEG_INF;
+                    int bc = NO_COMM;
+                    long long none = 0;
+                    table_scan(tk, tv, cap, tid, nthreads, __dmul_rn(gamma, (double)k[v]), sigma, T, bs, bc);
+                    block_best(bs, bc, none);
+                    if (threadIdx.x == 0) { hub_s[blockIdx.x] = bs; hub_c[blockIdx.x] = bc; }
+                    if (!grid_sync(bar)) { ok = false; break; }
+                    if (blockIdx.x == 0) {
+                        bs = NEG_INF;
+                        bc = NO_COMM;
+                        for (long long b = threadIdx.x; b < gridDim.x; b += blockDim.x) {
+                            const double s2 = ld(hub_s + b);
+                            const int c2 = ld(hub_c + b);
+                            if (better(s2, c2, bs, bc)) { bs = s2; bc = c2; }
                         }
-                    }
-                    __syncwarp();
-                    for (long long p = lane; p < cap; p += 32) {
-                        const int c = ld(tk + p);
-                        if (c >= 0) {
-                            const double sc = score(ld(tv + p), gk, ld(sigma + c), T);
-                            if (better(sc, c, bs, bc)) { bs = sc; bc = c; }
+                        block_best(bs, bc, none);
+                        if (threadIdx.x == 0) {
+                            if (prune) flag[v] = 0;
+                            propose(v, a, k[v], (long long)ld(ctl + 10), bs, bc, gamma, T, tol, sigma, cnt, qv + cur,
+                                    qa + cur, qc + cur, qd + cur, J + cur, L + cur, claim + cur);
                         }
                     }
                 }
-                wa = warp_sum_ll(wa);
-                warp_best(bs, bc);
-                if (lane == 0 && bc != NO_COMM) {
-                    const double rest = (double)(ld(sigma + a) - kv);  // Sigma(a) without v
-                    const double stay = __dsub_rn((double)wa, __ddiv_rn(__dmul_rn(gk, rest), T));
-                    const double d = __dsub_rn(bs, stay);
-                    if (d > __dmul_rn(tol, kvd)) {
-                        const ull pos = atomicAdd(cnt, 1ull);
-                        qv[cur + pos] = v;
-                        qa[cur + pos] = a;
-                        qc[cur + pos] = bc;
-                        qd[cur + pos] = d;
-                        atomicAdd((ull*)(J + cur + bc), (ull)kv);
-                        atomicAdd((ull*)(L + cur + a), (ull)kv);
-                        const ull key = claim_key(d, kvd, v);
-                        atomicMax(claim + cur + a, key);
-                        atomicMax(claim + cur + bc, key);
+            } else {
+                const long long nb = nblk[col];
+                // block tier: one block per vertex
+                for (long long i = lo_c + blockIdx.x; i < lo_c + nb; i += gridDim.x) {
+                    const int v = perm[i];
+                    __syncthreads();
+                    if (threadIdx.x == 0) s_go = (!prune || ld(flag + v) != 0) && movable[v] != 0;
+                    __syncthreads();
+                    if (!s_go) continue;
+                    if (prune && threadIdx.x == 0) flag[v] = 0;
+                    const long long lo = ptr[v], hi = ptr[v + 1], cap = 2 * (hi - lo);
+                    int* tk = htk + 2 * lo;
+                    long long* tv = htv + 2 * lo;
+                    const int a = ld(comm + v);
+                    table_clear(tk, tv, cap, threadIdx.x, blockDim.x);
+                    __syncthreads();
+                    long long wa = table_insert(idx, w, comm, v, a, lo, hi, tk, tv, threadIdx.x, blockDim.x);
+                    __syncthreads();
+                    double bs = NEG_INF;
+                    int bc = NO_COMM;
+                    table_scan(tk, tv, cap, threadIdx.x, blockDim.x, __dmul_rn(gamma, (double)k[v]), sigma, T, bs, bc);
+                    block_best(bs, bc, wa);
+                    if (threadIdx.x == 0)
+                        propose(v, a, k[v], wa, bs, bc, gamma, T, tol, sigma, cnt, qv + cur, qa + cur, qc + cur,
+                                qd + cur, J + cur, L + cur, claim + cur);
+                }
+                // warp tiers: one warp per vertex
+                for (long long i = lo_c + nb + gw; i < hi_c; i += nw) {
+                    const int v = perm[i];
+                    bool go = lane == 0 && (!prune || ld(flag + v) != 0) && movable[v] != 0;
+                    go = __shfl_sync(FULL, go, 0);  // lane 0's reading, before lane 0 clears the flag
+                    if (!go) continue;
+                    if (prune && lane == 0) flag[v] = 0;
+                    const long long lo = ptr[v], hi = ptr[v + 1], deg = hi - lo;
+                    const int a = ld(comm + v);
+                    const double gk = __dmul_rn(gamma, (double)k[v]);
+                    long long wa = 0;
+                    double bs = NEG_INF;
+                    int bc = NO_COMM;
+                    if (deg <= SHUFFLE_MAX) {
+                        int cj = -1;
+                        long long wj = 0;
+                        if (lane < deg) {
+                            const int u = idx[lo + lane];
+                            if (u != v) { cj = ld(comm + u); wj = w[lo + lane]; }
+                        }
+                        long long sj = 0;
+                        for (int i2 = 0; i2 < (int)deg; ++i2) {
+                            const int ci = __shfl_sync(FULL, cj, i2);
+                            const long long wi = __shfl_sync(FULL, wj, i2);
+                            if (ci == cj) sj += wi;
+                        }
+                        if (cj >= 0) {
+                            if (cj == a) wa = wj;
+                            else { bs = score(sj, gk, ld(sigma + cj), T); bc = cj; }
+                        }
+                    } else {
+                        int* tk = htk + 2 * lo;
+                        long long* tv = htv + 2 * lo;
+                        table_clear(tk, tv, 2 * deg, lane, 32);
+                        __syncwarp();
+                        wa = table_insert(idx, w, comm, v, a, lo, hi, tk, tv, lane, 32);
+                        __syncwarp();
+                        table_scan(tk, tv, 2 * deg, lane, 32, gk, sigma, T, bs, bc);
                     }
+                    wa = warp_sum_ll(wa);
+                    warp_best(bs, bc);
+                    if (lane == 0)
+                        propose(v, a, k[v], wa, bs, bc, gamma, T, tol, sigma, cnt, qv + cur, qa + cur, qc + cur,
+                                qd + cur, J + cur, L + cur, claim + cur);
                 }
             }
             if (!grid_sync(bar)) { ok = false; break; }
-            // phase 2: apply (one warp per candidate)
+            // ---- phase 2: apply ----
             const ull m = ld(cnt);
             if (tid == 0 && m) ctl[3 + pass % 3] += m;
-            for (long long i = gw; i < (long long)m; i += nw) {
-                const int v = ld(qv + cur + i), a = ld(qa + cur + i), c = ld(qc + cur + i);
-                const double d = ld(qd + cur + i);
-                const long long kv = k[v];
-                const double kvd = (double)kv;
-                const double cross = __dadd_rn((double)(ld(J + cur + c) - kv), (double)(ld(L + cur + a) - kv));
-                const double pen = __ddiv_rn(__dmul_rn(__dmul_rn(gamma, kvd), cross), T);
-                const ull key = claim_key(d, kvd, v);
-                const bool win = d > pen || (ld(claim + cur + a) == key && ld(claim + cur + c) == key);
-                if (win) {
-                    if (lane == 0) {
-                        comm[v] = c;
-                        atomicAdd((ull*)(sigma + a), (ull)(-kv));
-                        atomicAdd((ull*)(sigma + c), (ull)kv);
-                        ++moves;
-                    }
-                    if (prune) {
-                        const long long hi = ptr[v + 1];
-                        for (long long p = ptr[v] + lane; p < hi; p += 32) {
-                            const int u = idx[p];
-                            if (u != v && movable[u]) flag[u] = 1;
+            if (col < nhub) {
+                // at most one candidate: the grid flags its neighbours
+                if (m) {
+                    const int v = ld(qv + cur), a = ld(qa + cur), c = ld(qc + cur);
+                    const long long kv = k[v];
+                    if (wins(v, a, c, ld(qd + cur), kv, gamma, T, J + cur, L + cur, claim + cur)) {
+                        if (tid == 0) {
+                            comm[v] = c;
+                            atomicAdd((ull*)(sigma + a), (ull)(-kv));
+                            atomicAdd((ull*)(sigma + c), (ull)kv);
+                            ++moves;
                         }
+                        if (prune)
+                            for (long long p = ptr[v] + tid; p < ptr[v + 1]; p += nthreads)
+                                if (idx[p] != v) flag[idx[p]] = 1;
+                    } else if (prune && tid == 0) {
+                        flag[v] = 1;
                     }
-                } else if (prune && lane == 0) {
-                    flag[v] = 1;
+                }
+            } else {
+                for (long long i = gw; i < (long long)m; i += nw) {
+                    const int v = ld(qv + cur + i), a = ld(qa + cur + i), c = ld(qc + cur + i);
+                    const long long kv = k[v];
+                    if (wins(v, a, c, ld(qd + cur + i), kv, gamma, T, J + cur, L + cur, claim + cur)) {
+                        if (lane == 0) {
+                            comm[v] = c;
+                            atomicAdd((ull*)(sigma + a), (ull)(-kv));
+                            atomicAdd((ull*)(sigma + c), (ull)kv);
+                            ++moves;
+                        }
+                        if (prune)
+                            for (long long p = ptr[v] + lane; p < ptr[v + 1]; p += 32)
+                                if (idx[p] != v) flag[idx[p]] = 1;
+                    } else if (prune && lane == 0) {
+                        flag[v] = 1;
+                    }
                 }
             }
             if (!grid_sync(bar)) { ok = false; break; }
@@ -208,28 +448,32 @@ extern "C" __global__ void louvain_move(const long long* ptr, const int* idx, co
     if (tid == 0) {
         ctl[7] = (ull)pass;
         ctl[8] = (ull)s;
-        ctl[9] = ((volatile unsigned*)bar)[2];
+        ctl[9] = ok ? 0ull : 1ull;
     }
 }
 
-// Per-copy sums of a partition's quality: block (b, r) adds, over the vertices v = vstart[r] + b,
-// + b + B, ... of copy r, the weight of v's edges inside its community and sigma(v)^2 (sigma is
-// indexed by community label; a copy's labels are its own vertex ids). Fixed order: the same
-// bits every run.
-extern "C" __global__ void louvain_quality(const long long* ptr, const int* idx, const long long* w,
+// ---------------------------------------------------------------------------------------------
+// quality, scatters, runs
+// ---------------------------------------------------------------------------------------------
+
+// Per-copy sums of a partition's quality: block (b, r) adds, over the entries of copy r
+// (rows vstart[r] .. vstart[r + 1]) strided by the blocks of the copy, the weights inside a
+// community, and over its vertices sigma(v)^2 (sigma is indexed by community label; a copy's
+// labels are its own vertex ids). A fixed order: the same bits every run.
+extern "C" __global__ void louvain_quality(const long long* ptr, const int* idx, const int* rows, const long long* w,
                                            const int* comm, const long long* sigma, const long long* vstart,
                                            long long* part_in, double* part_sq) {
     const int r = blockIdx.y;
     const long long B = (long long)gridDim.x * blockDim.x;
+    const long long t = (long long)blockIdx.x * blockDim.x + threadIdx.x;
     const long long v0 = vstart[r], v1 = vstart[r + 1];
     long long in = 0;
     double sq = 0.0;
-    for (long long v = v0 + (long long)blockIdx.x * blockDim.x + threadIdx.x; v < v1; v += B) {
-        const int c = comm[v];
-        for (long long p = ptr[v]; p < ptr[v + 1]; ++p)
-            if (comm[idx[p]] == c) in += w[p];
-        const double s = (double)sigma[v];
-        sq = __dadd_rn(sq, __dmul_rn(s, s));
+    for (long long p = ptr[v0] + t; p < ptr[v1]; p += B)
+        if (comm[rows[p]] == comm[idx[p]]) in += w[p];
+    for (long long v = v0 + t; v < v1; v += B) {
+        const double x = (double)sigma[v];
+        sq = __dadd_rn(sq, __dmul_rn(x, x));
     }
     __shared__ double part[BLOCK_THREADS];
     const long long tin = block_sum(in);
