@@ -66,7 +66,6 @@ import math
 import numpy as np
 
 from ... import _host, _memory
-from ...core.matrix import Matrix
 from . import _persistent as _p
 
 #: A vertex moves only if its best score beats staying by more than TOL * k_v (scores are of
@@ -112,6 +111,13 @@ def _kern(name):
     return _p.kernel("louvain.cu", name, HUB_DEG=HUB_DEG)
 
 
+def _prefix(x):
+    """``[0, x0, x0 + x1, ...]`` (int64, length len(x) + 1)."""
+    import cupy as cp
+
+    return cp.concatenate([cp.zeros(1, dtype=cp.int64), cp.cumsum(x, dtype=cp.int64)])
+
+
 def _blocks(m):
     return max(1, min(4096, -(-int(m) // _p.BLOCK)))
 
@@ -151,8 +157,7 @@ class _Level:
         fs = final[perm]
         self.perm = perm.astype(cp.int32)
         self.cptr = cp.searchsorted(fs, cp.arange(n + 1, dtype=cp.int64)).astype(cp.int64)
-        c0 = cp.zeros(n + 1, dtype=cp.int64)
-        cp.cumsum(deg[perm] > BLOCK_DEG, out=c0[1:])
+        c0 = _prefix((deg[perm] > BLOCK_DEG).astype(cp.int64))
         self.nblk = c0[self.cptr[1:]] - c0[self.cptr[:-1]]
         self.ncol = (fs[-1:] + 1).astype(cp.int32)
         self.nhub = nhub.reshape(1).astype(cp.int32)
@@ -186,8 +191,7 @@ def _fixed_point(W, total):
     ptr = W._indptr.astype(cp.int64)
     idx = W._indices.astype(cp.int32)
     w = cp.rint(cp.ldexp(W._values.astype(cp.float64), e)).astype(cp.int64)
-    c0 = cp.zeros(w.shape[0] + 1, dtype=cp.int64)
-    cp.cumsum(w, out=c0[1:])
+    c0 = _prefix(w)
     k = c0[ptr[1:]] - c0[ptr[:-1]]
     return ptr, idx, w, k
 
@@ -259,8 +263,7 @@ def _per_copy_changed(L, comm, R):
     import cupy as cp
 
     changed = (comm != cp.arange(L.n, dtype=cp.int32)).astype(cp.int64)
-    c0 = cp.zeros(L.n + 1, dtype=cp.int64)
-    cp.cumsum(changed, out=c0[1:])
+    c0 = _prefix(changed)
     return c0[L.vstart[1:]] - c0[L.vstart[:-1]]
 
 
