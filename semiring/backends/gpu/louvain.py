@@ -146,7 +146,7 @@ class _Level:
         color, done, q0, q1 = (cp.empty(n, dtype=cp.int32) for _ in range(4))
         self.color_ctl = cp.zeros(8, dtype=cp.uint64)
         kern = _kern("louvain_color")
-        blocks = min(_p.grid_size(kern, ("louvain_color",)), max(1, -(-n // (_p.BLOCK // 32))))
+        blocks = min(_p.grid_size(kern, ("louvain_color", HUB_DEG)), max(1, -(-n // (_p.BLOCK // 32))))
         kern((blocks,), (_p.BLOCK,), (self.ptr, self.idx, np.int32(n), np.uint64(seed), color, done, q0, q1,
                                       self.color_ctl, _p.barrier()))
         deg = self.ptr[1:] - self.ptr[:-1]
@@ -178,7 +178,7 @@ class _Workspace:
         self.J = cp.zeros(max(2 * n, 1), dtype=cp.int64)
         self.L = cp.zeros(max(2 * n, 1), dtype=cp.int64)
         self.claim = cp.zeros(max(2 * n, 1), dtype=cp.uint64)
-        grid = _p.grid_size(_kern("louvain_move"), ("louvain_move",))
+        grid = _p.grid_size(_kern("louvain_move"), ("louvain_move", HUB_DEG))
         self.hub_s = cp.empty(grid, dtype=cp.float64)
         self.hub_c = cp.empty(grid, dtype=cp.int32)
 
@@ -236,7 +236,7 @@ def _move(L, ws, comm, active, gamma, T, prune):
     ctl = cp.zeros(16, dtype=cp.uint64)
     bar = _p.barrier()
     kern = _kern("louvain_move")
-    blocks = min(_p.grid_size(kern, ("louvain_move",)), max(1, -(-n // (_p.BLOCK // 32))))
+    blocks = min(_p.grid_size(kern, ("louvain_move", HUB_DEG)), max(1, -(-n // (_p.BLOCK // 32))))
     kern((blocks,), (_p.BLOCK,),
          (L.ptr, L.idx, L.w, L.k, np.int32(n), L.perm, L.cptr, L.nblk, L.ncol, L.nhub, active, np.int32(prune),
           np.float64(gamma), np.float64(T), np.float64(TOL), np.int32(MAX_PASSES), comm, sigma, flag,
