@@ -148,6 +148,19 @@ def move(ptr, idx, w, k, classes, movable, prune, gamma, T, comm, sigma, max_pas
     return moves, passes, steps
 
 
+def _square_sums(sigma, copy_v, R):
+    """Per copy: sum sigma^2 from the exact integer sums of sigma = a 2^31 + b (see the kernel)."""
+    a, b = sigma >> 31, sigma & 0x7FFFFFFF
+    bb = b * b
+    out = []
+    for x in (a * a, a * b, bb >> 32, bb & 0xFFFFFFFF):
+        s = np.zeros(R, np.int64)
+        np.add.at(s, copy_v, x)
+        out.append(s.astype(np.float64))
+    a2, ab, bh, bl = out
+    return (a2 * 2.0**62 + ab * 2.0**32) + (bh * 2.0**32 + bl)
+
+
 def copy_quality(ptr, idx, w, T, gamma, comm, sigma, vstart):
     """Each copy's modularity (copies: vertex ranges ``vstart[r]:vstart[r + 1]``)."""
     R = vstart.shape[0] - 1
@@ -157,10 +170,8 @@ def copy_quality(ptr, idx, w, T, gamma, comm, sigma, vstart):
     copy_row = np.searchsorted(vstart, rows, side="right") - 1
     inside = np.zeros(R, np.int64)
     np.add.at(inside, copy_row[same], w[same])
-    sd = sigma.astype(np.float64)
     copy_v = np.searchsorted(vstart, np.arange(n), side="right") - 1
-    sq = np.zeros(R)
-    np.add.at(sq, copy_v, sd * sd)
+    sq = _square_sums(sigma.astype(np.int64), copy_v, R)
     return inside.astype(np.float64) / T - gamma * sq / (T * T)
 
 
@@ -341,19 +352,23 @@ def _emu_move(grid, block, args):
 
 
 def _emu_quality(grid, block, args):
-    ptr, idx, rows, w, comm, sigma, vstart, part_in, part_sq = args
+    ptr, idx, rows, w, comm, sigma, vstart, part = args
     B = grid[0]
     R = vstart.shape[0] - 1
     n = ptr.shape[0] - 1
     assert np.array_equal(rows, np.repeat(np.arange(n), np.diff(ptr)))
     same = comm[rows] == comm[idx]
-    part_in[:] = 0
-    part_sq[:] = 0.0
+    part[:] = 0
+    part = part.reshape(5, R, B)
     copy_row = np.searchsorted(vstart, rows, side="right") - 1
+    s = sigma.astype(np.int64)
+    a, b = s >> 31, s & 0x7FFFFFFF
+    bb = b * b
     for r in range(R):
-        part_in[r * B] = int(w[same & (copy_row == r)].sum())
-        s = sigma[vstart[r]:vstart[r + 1]].astype(np.float64)
-        part_sq[r * B] = float((s * s).sum())
+        part[0, r, 0] = int(w[same & (copy_row == r)].sum())
+        sl = slice(vstart[r], vstart[r + 1])
+        for j, x in enumerate((a * a, a * b, bb >> 32, bb & 0xFFFFFFFF)):
+            part[j + 1, r, 0] = int(x[sl].sum())
 
 
 def _emu_scatter_add(grid, block, args):

@@ -245,17 +245,17 @@ def _move(L, ws, comm, active, gamma, T, prune):
 
 
 def _quality(L, comm, sigma, gamma, T, R):
-    """Each copy's modularity (cupy float64, shape (R,)), in a fixed order of additions."""
+    """Each copy's modularity (cupy float64, shape (R,)), from exact integer sums (the kernel's
+    docstring), so the same bits as the NumPy model whatever the order of the additions."""
     import cupy as cp
 
     B = QUALITY_BLOCKS
-    part_in = cp.empty(R * B, dtype=cp.int64)
-    part_sq = cp.empty(R * B, dtype=cp.float64)
-    _kern("louvain_quality")((B, R), (_p.BLOCK,), (L.ptr, L.idx, L.rows, L.w, comm, sigma, L.vstart, part_in,
-                                                   part_sq))
-    inside = part_in.reshape(R, B).sum(axis=1)
-    sq = part_sq.reshape(R, B).sum(axis=1)
-    return inside.astype(cp.float64) / T - gamma * sq / (T * T)
+    part = cp.empty(5 * R * B, dtype=cp.int64)
+    _kern("louvain_quality")((B, R), (_p.BLOCK,), (L.ptr, L.idx, L.rows, L.w, comm, sigma, L.vstart, part))
+    inside, a2, ab, bh, bl = (x.astype(cp.float64) for x in part.reshape(5, R, B).sum(axis=2))
+    # sum_c Sigma(c)^2 = sum a^2 2^62 + sum a b 2^32 + sum b^2 (each term exact before rounding)
+    sq = (a2 * 2.0**62 + ab * 2.0**32) + (bh * 2.0**32 + bl)
+    return inside / T - gamma * sq / (T * T)
 
 
 def _per_copy_changed(L, comm, R):

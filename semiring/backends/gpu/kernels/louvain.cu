@@ -456,37 +456,33 @@ extern "C" __global__ void louvain_move(const long long* ptr, const int* idx, co
 // quality, scatters, runs
 // ---------------------------------------------------------------------------------------------
 
-// Per-copy sums of a partition's quality: block (b, r) adds, over the entries of copy r
-// (rows vstart[r] .. vstart[r + 1]) strided by the blocks of the copy, the weights inside a
-// community, and over its vertices sigma(v)^2 (sigma is indexed by community label; a copy's
-// labels are its own vertex ids). A fixed order: the same bits every run.
+// Per-copy sums of a partition's quality, exact integers (so their sum is the same in any
+// order): block (b, r) adds, over the entries of copy r (rows vstart[r] .. vstart[r + 1])
+// strided by the copy's blocks, the weights inside a community; over its vertices, with
+// sigma(v) = a 2^31 + b (sigma is indexed by community label; a copy's labels are its own
+// vertex ids), a^2, a b, and b^2 as (b^2 >> 32, b^2 & (2^32 - 1)): sigma^2 = a^2 2^62 + a b 2^32
+// + b^2, and none of the five sums can overflow (sum sigma <= 2^62). part[j][r][b], j = 0..4.
 extern "C" __global__ void louvain_quality(const long long* ptr, const int* idx, const int* rows, const long long* w,
                                            const int* comm, const long long* sigma, const long long* vstart,
-                                           long long* part_in, double* part_sq) {
+                                           long long* part) {
     const int r = blockIdx.y;
     const long long B = (long long)gridDim.x * blockDim.x;
     const long long t = (long long)blockIdx.x * blockDim.x + threadIdx.x;
     const long long v0 = vstart[r], v1 = vstart[r + 1];
-    long long in = 0;
-    double sq = 0.0;
+    long long x[5] = {0, 0, 0, 0, 0};
     for (long long p = ptr[v0] + t; p < ptr[v1]; p += B)
-        if (comm[rows[p]] == comm[idx[p]]) in += w[p];
+        if (comm[rows[p]] == comm[idx[p]]) x[0] += w[p];
     for (long long v = v0 + t; v < v1; v += B) {
-        const double x = (double)sigma[v];
-        sq = __dadd_rn(sq, __dmul_rn(x, x));
+        const long long sg = sigma[v], a = sg >> 31, b = sg & 0x7fffffffLL, bb = b * b;
+        x[1] += a * a;
+        x[2] += a * b;
+        x[3] += bb >> 32;
+        x[4] += bb & 0xffffffffLL;
     }
-    __shared__ double part[BLOCK_THREADS];
-    const long long tin = block_sum(in);
-    part[threadIdx.x] = sq;
-    __syncthreads();
-    for (int o = blockDim.x / 2; o > 0; o >>= 1) {
-        if ((int)threadIdx.x < o) part[threadIdx.x] = __dadd_rn(part[threadIdx.x], part[threadIdx.x + o]);
-        __syncthreads();
-    }
-    if (threadIdx.x == 0) {
-        const long long at = (long long)r * gridDim.x + blockIdx.x;
-        part_in[at] = tin;
-        part_sq[at] = part[0];
+    const long long stride = (long long)gridDim.y * gridDim.x, at = (long long)r * gridDim.x + blockIdx.x;
+    for (int j = 0; j < 5; ++j) {
+        const long long tot = block_sum(x[j]);
+        if (threadIdx.x == 0) part[j * stride + at] = tot;
     }
 }
 
