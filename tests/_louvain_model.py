@@ -1,7 +1,8 @@
 """A NumPy model of the device Louvain (``semiring.backends.gpu.louvain``), written from its
-description and independent of its code: the same fixed-point weights, colors, steps, claims,
-levels, refinement and ensemble, one whole-array operation per kernel step, so its result is
-the device's bit for bit (the GPU tests compare them).
+description (it shares only the module's constants, ``copies_for`` and ``level_seed``): the same
+fixed-point weights, colors, steps, claims, levels, refinement and ensemble, one whole-array
+operation per kernel step, so its result is the device's bit for bit (the GPU tests compare
+them).
 
 It also provides Python emulations of the kernels of ``kernels/louvain.cu``, taking the
 kernels' arguments in their order, and a NumPy stand-in for CuPy: with both, the module's host
