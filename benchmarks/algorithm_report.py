@@ -77,8 +77,9 @@ def header(doc):
              f"{b['row_timeout_s']:g} s per row, {b.get('peer_s', 0):g} s per CPU peer, {b['total_s']:g} s in all",
              f"- previous run (\"before ms\"): {m.get('previous') or 'none'}", "",
              f"Method: one fresh `Graph` per row; one warm-up run (its time is the \"warm-up\" column: it also builds "
-             f"what the algorithm caches on the Graph), then timed runs (median), {timer}. `1*`: the warm-up alone "
-             "took over half the budget, and its time is the one reported. The warm-up's result is checked against "
+             f"what the algorithm caches on the Graph, and on a fresh machine compiles its kernels), then timed runs "
+             f"(median; at least one), {timer}. `1*`: the warm-up alone took over half the budget and a third of "
+             "the row's limit, and its time is the one reported. The warm-up's result is checked against "
              "the oracle. The CPU peer runs on the host in the same run (median of up to 3 runs while under 1 s; "
              "\"> X\": it ran past its limit); where the peer is the oracle, its time is the oracle's single run. "
              "\"beats peer\": the median is below the peer's time."]
