@@ -209,3 +209,13 @@ def test_forest_dtypes_and_signed_zeros(dtype):
     A = sr.Matrix.from_coo(r, c, v, nrows=n, ncols=n, dtype=dtype)
     for method in ("boruvka", "prim"):
         same(alg.minimum_spanning_forest(A, method=method), alg.minimum_spanning_forest(A.to("gpu"), method=method))
+
+
+@gpu
+def test_batched_bfs_many_batches_equals_cpu():
+    from test_gpu import same
+
+    A = sr.select(sr.generators.kronecker(10, seed=4), sr.indexunary.triu)  # directed: i -> j, i < j
+    src = np.r_[np.arange(0, 1024, 5), [7, 7]]  # 207 sources in four batches, one repeated
+    same(alg.all_pairs_shortest_paths(A, method="batched_bfs", sources=src),
+         alg.all_pairs_shortest_paths(A.to("gpu"), method="batched_bfs", sources=src))

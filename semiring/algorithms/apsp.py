@@ -57,6 +57,8 @@ AUTO_FW_MAX_N = 1024
 #: Sources per batch of the batched BFS: at most this many, and few enough that a batch's
 #: frontier and levels (batch x n entries) take at most 1/8 of ``max_bytes``.
 BFS_BATCH = 256
+#: Sources per batch of the GPU's batched BFS (lanes of a warp serve the sources, 32 at a time).
+DEVICE_BFS_BATCH = 64
 
 
 def _budget(max_bytes, device, what):
@@ -284,6 +286,8 @@ def _batched_bfs(G, srcs, allowed, what):
     n, device = G.n, G.A.device
     per = _entry_bytes(np.int64)
     batch = int(max(1, min(BFS_BATCH, srcs.size, allowed // 8 // max(n * per * 2, 1))))
+    if device == "gpu":
+        return _batched_bfs_on_device(G, srcs, min(batch, DEVICE_BFS_BATCH), allowed, what)
     rows, stored = [], 0
     for start in range(0, srcs.size, batch):
         S = srcs[start:start + batch]
@@ -306,6 +310,30 @@ def _batched_bfs(G, srcs, allowed, what):
     if len(rows) == 1:
         return rows[0][1]
     return _stack_rows(rows, srcs.size, n, np.int64, device)
+
+
+def _batched_bfs_on_device(G, srcs, batch, allowed, what):
+    """The same hop counts from the GPU's batched BFS sweeps (semiring.backends.gpu.centrality):
+    a warp per row chunk and a lane per source, one host read per level of each batch."""
+    import cupy as cp
+
+    from ..backends.gpu import centrality as _gpu
+
+    n, per = G.n, _entry_bytes(np.int64)
+    ptrs, cols, vals, stored, done = [cp.zeros(1, dtype=cp.int64)], [], [], 0, 0
+    for indptr, c, v in _gpu.levels(G.A, srcs, batch):
+        stored += int(c.size) * per
+        done += int(indptr.size) - 1
+        if stored > allowed:
+            raise _too_big(what, stored, allowed, f"the rows of the first {done} of {srcs.size} sources")
+        ptrs.append(indptr[1:] + sum(int(x.size) for x in cols))
+        cols.append(c)
+        vals.append(v)
+    idx = np.int32 if max(n, stored // per) < 2**31 else np.int64
+    indptr = cp.concatenate(ptrs).astype(idx)
+    indices = (cp.concatenate(cols) if cols else cp.zeros(0, dtype=cp.int64)).astype(idx)
+    values = cp.concatenate(vals) if vals else cp.zeros(0, dtype=cp.int64)
+    return Matrix._from_csr(int(srcs.size), n, np.int64, indptr, indices, values)
 
 
 def all_pairs_shortest_paths(A, *, method="auto", sources=None, max_bytes=None):
