@@ -354,8 +354,6 @@ def test_gpu_coarsening_equals_emulation(name):
 
 def _refinement_pair(A, k, c=0.25, max_rounds=60):
     """(device, emulated) Refinements of the same imbalanced start."""
-    import cupy as cp
-
     n = A.nrows
     rng = np.random.default_rng(k)
     start = np.where(rng.random(n) < 0.35, 0, rng.integers(0, k, n)).astype(np.int32)  # part 0 too heavy

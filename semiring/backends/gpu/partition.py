@@ -89,6 +89,9 @@ KL_ROUNDS_PER_PASS = 2 * JET_PATIENCE
 DEST_SLACK = 0.01
 #: Bits of the loss bucket in a rebalancing key (sign, exponent and 3 mantissa bits of float32).
 BUCKET_BITS = 12
+#: Run each level's refinement loop on the device as one CUDA graph where conditional graph nodes
+#: are available (False: the host loop, which reads the status when the level can be done).
+DEVICE_LOOPS = True
 #: status slots (kernels/partition.cu: S_*)
 S_CUT, S_IMB, S_BCUT, S_BIMB, S_COUNT, S_ROUNDS, S_DONE, S_COPY, S_MAXR, S_ITER = range(10)
 _M64 = (1 << 64) - 1
@@ -369,6 +372,7 @@ class CupyOps:
         self.xp = load()
         self.k = k
         self._kernels = {}
+        self._warm = set()  # (index types, lanes per vertex) whose kernels have run once
 
     # -- transfers -------------------------------------------------------------------------
 
@@ -611,19 +615,22 @@ class CupyOps:
         global graph_failure
         from . import recording
 
-        if graph_failure is not None or not recording.available():
+        if not DEVICE_LOOPS or graph_failure is not None or not recording.available():
             return False
         from .launch import launch
 
         cond = self._k("jet_condition", loop=True)
         st = R.ws.st
         try:
-            # compile every kernel of a step pair before recording: a pair on a done status
-            # launches them all and changes nothing
-            saved = st[S_DONE].copy()
-            st[S_DONE] = 1.0
-            self.step_pair(R)
-            st[S_DONE] = saved
+            kinds = (str(R.G.indptr.dtype), str(R.G.indices.dtype), self._tpv(R.G))
+            if kinds not in self._warm:
+                # compile (and load) every kernel of a step pair before recording: a pair on a done
+                # status launches them all and changes nothing
+                saved = st[S_DONE].copy()
+                st[S_DONE] = 1.0
+                self.step_pair(R)
+                st[S_DONE] = saved
+                self._warm.add(kinds)
             recording.run_loop(lambda h: launch(cond, (1,), (32,), (h, st)), lambda: self.step_pair(R),
                                keep=(R.ws, R.G), what="partition refinement")
         except Exception as exc:  # noqa: BLE001 - nothing was launched by a failed recording
