@@ -47,14 +47,16 @@ On the GPU (a graph on device "gpu", k up to ``semiring.backends.gpu.partition.M
 multilevel method is resident on the device (:mod:`semiring.backends.gpu.partition`): heavy-edge
 matching and contraction by sorting on the device, the initial partition of the coarsest graph
 on the host as above (a graph of at most DEVICE_SMALL vertices is not coarsened, and its
-bisections also try KL_TRIES random starts improved by Kernighan-Lin), then Jet refinement
-(Gilbert, Madduri, Boman, Rajamanickam 2023: label propagation with an afterburner, and exact
-rebalancing) on every level, and one more V-cycle that keeps the partition. Kernighan-Lin's
-bisection of a graph of more than DEVICE_SMALL vertices is the same refinement with each side's
-cap equal to its starting size, in V-cycles that keep the bisection (coarsening merges vertices
-of one side only): the sides keep their sizes and the cut never rises. On NY roads (264,346
-vertices, 3 percent imbalance) its cuts are below METIS's for k = 2, 8 and 64
-(``benchmarks/partition_gpu.py --quality``).
+bisections also try KL_TRIES random starts improved by Kernighan-Lin; a coarsened graph split
+into at most DEVICE_BOUNDARY_FM_K parts gets FM passes from its boundary only), then Jet
+refinement (Gilbert, Madduri, Boman, Rajamanickam 2023: label propagation with an afterburner,
+and exact rebalancing) on every level, and one more V-cycle that keeps the partition; the
+refinement's choices and its stop are made on the device, so the host reads about once per
+level. Kernighan-Lin's bisection of a graph of more than DEVICE_SMALL vertices is the same
+refinement with each side's cap equal to its starting size, in V-cycles that keep the bisection
+(coarsening merges vertices of one side only): the sides keep their sizes and the cut never
+rises. On NY roads (264,346 vertices, 3 percent imbalance) its cuts are below METIS's for k = 2,
+8 and 64 (``benchmarks/partition_gpu.py --quality``).
 
 The graph must be undirected (a symmetric matrix). Values are edge weights (a bool pattern
 weighs 1 per edge; explicit zeros are edges of weight 0); they must be non-negative and not

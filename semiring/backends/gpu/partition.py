@@ -372,7 +372,6 @@ class CupyOps:
         self.xp = load()
         self.k = k
         self._kernels = {}
-        self._warm = set()  # (index types, lanes per vertex) whose kernels have run once
 
     # -- transfers -------------------------------------------------------------------------
 
@@ -622,15 +621,16 @@ class CupyOps:
         cond = self._k("jet_condition", loop=True)
         st = R.ws.st
         try:
-            kinds = (str(R.G.indptr.dtype), str(R.G.indices.dtype), self._tpv(R.G))
-            if kinds not in self._warm:
+            kinds = (self.xp.cuda.runtime.getDevice(), str(R.G.indptr.dtype), str(R.G.indices.dtype),
+                     self._tpv(R.G))
+            if kinds not in _warm:
                 # compile (and load) every kernel of a step pair before recording: a pair on a done
                 # status launches them all and changes nothing
                 saved = st[S_DONE].copy()
                 st[S_DONE] = 1.0
                 self.step_pair(R)
                 st[S_DONE] = saved
-                self._warm.add(kinds)
+                _warm.add(kinds)
             recording.run_loop(lambda h: launch(cond, (1,), (32,), (h, st)), lambda: self.step_pair(R),
                                keep=(R.ws, R.G), what="partition refinement")
         except Exception as exc:  # noqa: BLE001 - nothing was launched by a failed recording
@@ -648,3 +648,6 @@ class CupyOps:
 
 #: Why the device loops (CUDA graphs) failed in this process, if they did (the host loops then).
 graph_failure = None
+#: (device, index types, lanes per vertex) whose refinement kernels have run once in this process
+#: (compiled, loaded and their launch parameters built: a recording may use them).
+_warm = set()
