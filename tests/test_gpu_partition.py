@@ -3,8 +3,9 @@ with Jet refinement and Kernighan-Lin's bisection as a V-cycle that keeps the gi
 
 Two engines run the same checks: "gpu" (the public calls on device matrices; marker ``gpu``) and
 "emulated" (the GPU module's host loops on the CPU with ``tests/_partition_emulator.py`` in
-place of its kernels, so that a machine without a GPU checks the scheme). On a GPU,
-``test_gpu_equals_emulation`` checks that the kernels compute what the emulation computes.
+place of its kernels, so that a machine without a GPU checks the scheme). On a GPU, the kernels
+must compute what the emulation computes: one coarsening, every step of the refinement (the
+first step that differs is named), a level's whole loop, the whole scheme, and the host reads.
 
 Oracles: cut and balance from the definitions (``test_partition.cut_oracle``, NumPy);
 networkx's ``kernighan_lin_bisection`` (its average cut over seeds 0-2 bounds ours, on networkx's
