@@ -2,15 +2,19 @@
 
 ::
 
-    python -m benchmarks.partition_gpu [--runs 5] [--quality] [--networkx] [--device gpu|cpu]
+    python -m benchmarks.partition_gpu [--runs 5] [--quality] [--networkx] [--host-loops] [--vcycles N]
+                                       [--device gpu|cpu]
 
 Timing (default): ``partition(G, 8)`` and ``kernighan_lin_bisection(G, partition=start)`` (the
 random start of ``benchmarks.algorithms``: n // 2 vertices on side 1, seed 0) through the public
 calls on one device Graph, one warm-up run, then ``--runs`` runs, each synchronized (the device
 finishes before the clock stops); the median is reported with the host reads the library counted
-in one run (``semiring.host_reads``). Peers in the same run: the CPU path of the same calls (the
+in one run (``semiring.host_reads``), and how the refinement loops ran (device graphs or host
+loops). Peers in the same run: the CPU path of the same calls (the
 same Graph on the host), and with ``--networkx`` networkx's ``kernighan_lin_bisection`` from the
-same start (minutes).
+same start (minutes). ``--host-loops``: refinement loops on the host even where CUDA graphs
+could run them on the device; ``--vcycles N``: N V-cycles after the multilevel pass of
+``partition`` instead of ``semiring.backends.gpu.partition.VCYCLES`` (both for comparison).
 
 Quality (``--quality``): the cut of ``partition`` for k = 2, 8, 64 at imbalance 0.03 against
 METIS (``pymetis.part_graph`` with ufactor 30, the same 3 percent; pymetis is a benchmark extra,
@@ -108,6 +112,17 @@ def timing(S, device, runs, with_networkx):
         p[list(b)] = 1
         rows.append(("kernighan_lin_bisection", "networkx", tn, 0, cut_of(S, p), "", float("nan"), -1))
     print(f"start cut of the KL bisection: {cut_of(S, start):,}")
+    if device == "gpu":
+        from semiring.backends.gpu import partition as gp
+        from semiring.backends.gpu import recording
+
+        if not gp.DEVICE_LOOPS:
+            loops = "host loops (--host-loops)"
+        elif recording.available() and gp.graph_failure is None:
+            loops = "one CUDA graph per level (conditional WHILE node)"
+        else:
+            loops = f"host loops (CUDA graphs: {gp.graph_failure or 'conditional nodes not available'})"
+        print(f"refinement loops: {loops}")
     print("| call | engine | median ms | host reads | cut | peer | peer ms | peer cut |")
     print("|---|---|---|---|---|---|---|---|")
     for r in rows:
@@ -147,7 +162,15 @@ def main(argv=None):
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--quality", action="store_true")
     ap.add_argument("--networkx", action="store_true")
+    ap.add_argument("--host-loops", action="store_true")
+    ap.add_argument("--vcycles", type=int, default=None)
     a = ap.parse_args(argv)
+    if a.host_loops or a.vcycles is not None:
+        from semiring.backends.gpu import partition as gp
+
+        gp.DEVICE_LOOPS = not a.host_loops
+        if a.vcycles is not None:
+            gp.VCYCLES = a.vcycles
     S = ny_pattern()
     if a.quality:
         return 1 if quality(S, a.device) else 0

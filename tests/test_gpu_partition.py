@@ -3,8 +3,9 @@ with Jet refinement and Kernighan-Lin's bisection as a V-cycle that keeps the gi
 
 Two engines run the same checks: "gpu" (the public calls on device matrices; marker ``gpu``) and
 "emulated" (the GPU module's host loops on the CPU with ``tests/_partition_emulator.py`` in
-place of its kernels, so that a machine without a GPU checks the scheme). On a GPU,
-``test_gpu_equals_emulation`` checks that the kernels compute what the emulation computes.
+place of its kernels, so that a machine without a GPU checks the scheme). On a GPU, the kernels
+must compute what the emulation computes: one coarsening, every step of the refinement (the
+first step that differs is named), a level's whole loop, the whole scheme, and the host reads.
 
 Oracles: cut and balance from the definitions (``test_partition.cut_oracle``, NumPy);
 networkx's ``kernighan_lin_bisection`` (its average cut over seeds 0-2 bounds ours, on networkx's
@@ -255,22 +256,205 @@ def test_device_cut_against_the_cpu_path(engine):
 
 
 # ---------------------------------------------------------------------------------------------
-# the kernels against their emulation, and the road network
+# host reads: per coarsening level, never per refinement step
 # ---------------------------------------------------------------------------------------------
+
+class _Counted(EmulatedOps):
+    """The emulation, counting its coarsening levels, refinements and step pairs."""
+
+    calls = None
+
+    def coarsen(self, *a):
+        self.calls["coarsen"] += 1
+        return super().coarsen(*a)
+
+    def refine_begin(self, *a):
+        self.calls["refine"] += 1
+        return super().refine_begin(*a)
+
+    def step_pair(self, R):
+        self.calls["pairs"] += 1
+        super().step_pair(R)
+
+    def read_status(self, R):
+        self.calls["status"] += 1
+        return super().read_status(R)
+
+
+@pytest.mark.parametrize("device_loops", [True, False])
+def test_reads_per_level_not_per_step(monkeypatch, device_loops):
+    """With device loops (CUDA graphs) the host reads once per coarsening level, then the
+    coarsest graph, the finest level's status after each pass, and the part sizes; without them
+    it also reads each level's status, first after JET_PATIENCE / 2 step pairs, then at most once
+    per further pair."""
+    _emulate(monkeypatch)
+    monkeypatch.setattr(gp, "CupyOps", _Counted)
+    monkeypatch.setattr(EmulatedOps, "graphs", device_loops)
+    for A, k in ((sr.generators.grid(60, 60), 4), (sr.generators.random_geometric(3000, seed=2), 8)):
+        _Counted.calls = {"coarsen": 0, "refine": 0, "pairs": 0, "status": 0}
+        EmulatedOps.reads = 0
+        check_partition(A, k, sr.algorithms.partition(A, k, seed=1))
+        c = _Counted.calls
+        due = gp.JET_PATIENCE // 2
+        assert c["coarsen"] >= 4 and c["pairs"] >= due * c["refine"]
+        if device_loops:
+            assert c["status"] == 1 + gp.VCYCLES
+        else:
+            assert c["refine"] <= c["status"] <= c["pairs"] - (due - 1) * c["refine"]
+        assert EmulatedOps.reads == c["coarsen"] + 1 + c["status"] + 1, (EmulatedOps.reads, c)
+
+
+# ---------------------------------------------------------------------------------------------
+# the device operations against their emulation, and the road network
+# ---------------------------------------------------------------------------------------------
+
+def _parity_graph(name):
+    i = np.arange(299)
+    return {"grid": lambda: sr.generators.grid(30, 31), "kron": lambda: sr.generators.kronecker(10, seed=5),
+            "rgg": lambda: sr.generators.random_geometric(1200, seed=3),
+            "wpath": lambda: symmetric(300, i, i + 1, i % 7 + 1, "int64")}[name]()
+
+
+PARITY = ["grid", "kron", "rgg", "wpath"]
+
+
+def _device_graph(A, ops):
+    """A DeviceGraph of A's weights (float64, no self-loops) on ``ops``' arrays."""
+    S = A.to_scipy().astype(np.float64).tocsr()
+    S.setdiag(0)
+    S.eliminate_zeros()
+    S.sort_indices()
+    xp = ops.xp
+    w = S.data
+    return gp.DeviceGraph(ops, xp.asarray(S.indptr.astype(np.int64)), xp.asarray(S.indices.astype(np.int32)),
+                          xp.asarray(w), xp.ones(S.shape[0], dtype=np.int64), 1, bool(w.size and (w == w[0]).all()))
+
+
+def _host(a):
+    return a.get() if hasattr(a, "get") else np.asarray(a)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("name", PARITY)
+def test_gpu_coarsening_equals_emulation(name):
+    """One matching and contraction (free, and restricted to the parts of a partition): the
+    coarse graph and the map to it equal the emulation's."""
+    import cupy as cp
+
+    A = _parity_graph(name)
+    n = A.nrows
+    dev, emu = gp.CupyOps(8), EmulatedOps(8)
+    Gd, Ge = _device_graph(A, dev), _device_graph(A, emu)
+    part = np.random.default_rng(1).integers(0, 3, n).astype(np.int32)
+    for seed, maxvw, p in ((0, 5, None), (7, 2, None), (3, 5, part)):
+        got = dev.coarsen(Gd, maxvw, seed, None if p is None else cp.asarray(p), 1.0)
+        want = emu.coarsen(Ge, maxvw, seed, p, 1.0)
+        for what, x, y in zip(("cmap", "indptr", "indices", "rows", "w", "vw"), got, want):
+            np.testing.assert_array_equal(_host(x), y, err_msg=f"{name}, seed {seed}, maxvw {maxvw}: {what}")
+
+
+def _refinement_pair(A, k, c=0.25, max_rounds=60):
+    """(device, emulated) Refinements of the same imbalanced start."""
+    n = A.nrows
+    rng = np.random.default_rng(k)
+    start = np.where(rng.random(n) < 0.35, 0, rng.integers(0, k, n)).astype(np.int32)  # part 0 too heavy
+    cap, opt = int(np.ceil(1.03 * n / k)), -(-n // k)
+    out = []
+    for ops in (gp.CupyOps(k), EmulatedOps(k)):
+        xp = ops.xp
+        G = _device_graph(A, ops)
+        ws = ops.workspace(n, k)
+        out.append((ops, ops.refine_begin(G, xp.asarray(start), k, xp.full(k, cap, dtype=np.int64),
+                                          xp.full(k, opt, dtype=np.int64), c, max_rounds, ws)))
+    return out
+
+
+def _compare_state(Rd, Re, where):
+    n = Rd.n
+    for f in ("part", "best", "lock", "dest", "move", "gain", "key", "ev"):
+        np.testing.assert_array_equal(_host(getattr(Rd.ws, f)[:n]), getattr(Re.ws, f)[:n], err_msg=f"{where}: {f}")
+    for f in ("pw", "st", "hist", "taken"):
+        np.testing.assert_array_equal(_host(getattr(Rd.ws, f)), getattr(Re.ws, f), err_msg=f"{where}: {f}")
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("name", PARITY)
+@pytest.mark.parametrize("k", [2, 5, 8])
+def test_gpu_refinement_steps_equal_emulation(name, k):
+    """From the same imbalanced start, every kernel step of Jet's rounds (label propagation,
+    afterburner and moves; rebalancing's selections and moves; status and best) leaves the same
+    arrays as its emulation: a failure names the first step that differs."""
+    A = _parity_graph(name)
+    (dev, Rd), (emu, Re) = _refinement_pair(A, k)
+    _compare_state(Rd, Re, "start")
+    steps = (("label propagation", lambda o, R: o.lp_step(R)), ("status 1", lambda o, R: o.status(R, 1)),
+             ("copy 1", lambda o, R: o.copy(R)), ("rebalancing", lambda o, R: o.rb_step(R)),
+             ("status 2", lambda o, R: o.status(R, 2)), ("copy 2", lambda o, R: o.copy(R)))
+    for pair in range(40):
+        for what, step in steps:
+            step(dev, Rd)
+            step(emu, Re)
+            _compare_state(Rd, Re, f"{name}, k={k}, pair {pair}, after {what}")
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("name", PARITY)
+def test_gpu_level_loop_equals_emulation(name):
+    """A whole level's refinement (one device loop where CUDA graphs allow it, else the host
+    loop) ends with the emulation's best partition, cut, imbalance and step count."""
+    A = _parity_graph(name)
+    (dev, Rd), (emu, Re) = _refinement_pair(A, 5, max_rounds=gp.JET_MAX_ROUNDS)
+    dev.run_on_device(Rd) or dev.step_pair(Rd)  # (the host loop's first pair, when no graphs)
+    emu.run_on_device(Re)
+    sd = dev.read_status(Rd)
+    while not sd[gp.S_DONE]:
+        dev.step_pair(Rd)
+        sd = dev.read_status(Rd)
+    se = emu.read_status(Re)
+    np.testing.assert_array_equal(_host(dev.best(Rd)), emu.best(Re))
+    keep = [gp.S_BCUT, gp.S_BIMB, gp.S_ROUNDS, gp.S_COUNT]
+    np.testing.assert_array_equal(sd[keep], se[keep])
+
 
 @pytest.mark.gpu
 @pytest.mark.parametrize("k", [2, 5, 8])
 def test_gpu_equals_emulation(monkeypatch, k):
     """With integer weights every sum is exact in any order, so the kernels must reproduce the
     emulation's partition exactly (and Kernighan-Lin's bisection)."""
-    graphs_ = [sr.generators.grid(30, 31), sr.generators.kronecker(10, seed=5), sr.generators.random_geometric(1200, seed=3),
-               symmetric(300, np.arange(299), np.arange(1, 300), np.arange(299) % 7 + 1, "int64")]
+    graphs_ = [_parity_graph(name) for name in PARITY]
     gpu = [(dense(sr.algorithms.partition(A.to("gpu"), k, seed=2)), dense(sr.algorithms.kernighan_lin_bisection(A.to("gpu"), seed=2)))
            for A in graphs_]
     _emulate(monkeypatch)
     for A, (p, b) in zip(graphs_, gpu):
         np.testing.assert_array_equal(p, dense(sr.algorithms.partition(A, k, seed=2)))
         np.testing.assert_array_equal(b, dense(sr.algorithms.kernighan_lin_bisection(A, seed=2)))
+
+
+@pytest.mark.gpu
+def test_gpu_host_reads_equal_the_emulated_count(monkeypatch):
+    """The device path reads the host exactly where the emulation counts a read (per coarsening
+    level, the coarsest graph, the finest status, the part sizes; per level status where CUDA
+    graphs are missing): partition and Kernighan-Lin on a 10,000-vertex grid."""
+    from semiring.algorithms import Graph
+    from semiring.backends.gpu import recording
+
+    A = sr.generators.grid(100, 100)
+    G = Graph(A.to("gpu"))
+    sr.algorithms.partition(G, 4, seed=1)  # the weights' summary is read once per Graph
+    with sr.host_reads() as hp:
+        sr.algorithms.partition(G, 4, seed=1)
+    with sr.host_reads() as hk:
+        sr.algorithms.kernighan_lin_bisection(G, seed=1)
+    _emulate(monkeypatch)
+    monkeypatch.setattr(EmulatedOps, "graphs", recording.available() and gp.graph_failure is None)
+    Gc = Graph(A)
+    sr.algorithms.partition(Gc, 4, seed=1)
+    EmulatedOps.reads = 0
+    sr.algorithms.partition(Gc, 4, seed=1)
+    assert hp.count == EmulatedOps.reads
+    EmulatedOps.reads = 0
+    sr.algorithms.kernighan_lin_bisection(Gc, seed=1)
+    assert hk.count == EmulatedOps.reads
 
 
 @pytest.fixture(scope="module")

@@ -191,6 +191,9 @@ def _best_move(conn, v, parts, pw, cap, wv):
     c = conn.of(v)
     p = parts[v]
     own = c.get(p, 0.0)
+    if len(pw) == 2:  # the one other part, when it has room
+        q = 1 - p
+        return (c.get(q, 0.0) - own, q) if pw[q] + wv <= cap[q] else (None, -1)
     bg, bq = None, -1
     for q, x in c.items():
         if q == p or pw[q] + wv > cap[q]:

@@ -47,14 +47,16 @@ On the GPU (a graph on device "gpu", k up to ``semiring.backends.gpu.partition.M
 multilevel method is resident on the device (:mod:`semiring.backends.gpu.partition`): heavy-edge
 matching and contraction by sorting on the device, the initial partition of the coarsest graph
 on the host as above (a graph of at most DEVICE_SMALL vertices is not coarsened, and its
-bisections also try KL_TRIES random starts improved by Kernighan-Lin), then Jet refinement
-(Gilbert, Madduri, Boman, Rajamanickam 2023: label propagation with an afterburner, and exact
-rebalancing) on every level, and one more V-cycle that keeps the partition. Kernighan-Lin's
-bisection of a graph of more than DEVICE_SMALL vertices is the same refinement with each side's
-cap equal to its starting size, in V-cycles that keep the bisection (coarsening merges vertices
-of one side only): the sides keep their sizes and the cut never rises. On NY roads (264,346
-vertices, 3 percent imbalance) its cuts are below METIS's for k = 2, 8 and 64
-(``benchmarks/partition_gpu.py --quality``).
+bisections also try KL_TRIES random starts improved by Kernighan-Lin; a coarsened graph split
+into at most DEVICE_BOUNDARY_FM_K parts gets FM passes from its boundary only), then Jet
+refinement (Gilbert, Madduri, Boman, Rajamanickam 2023: label propagation with an afterburner,
+and exact rebalancing) on every level, and one more V-cycle that keeps the partition; the
+refinement's choices and its stop are made on the device, so the host reads about once per
+level. Kernighan-Lin's bisection of a graph of more than DEVICE_SMALL vertices is the same
+refinement with each side's cap equal to its starting size, in V-cycles that keep the bisection
+(coarsening merges vertices of one side only): the sides keep their sizes and the cut never
+rises. On NY roads (264,346 vertices, 3 percent imbalance) its cuts are below METIS's for k = 2,
+8 and 64 (``benchmarks/partition_gpu.py --quality``).
 
 The graph must be undirected (a symmetric matrix). Values are edge weights (a bool pattern
 weighs 1 per edge; explicit zeros are edges of weight 0); they must be non-negative and not
@@ -117,6 +119,11 @@ INIT_TRIES = 8
 DEVICE_SMALL = 600
 KL_TRIES = 8
 KL_TRY_PASSES = 10
+#: On the GPU, a coarsened graph split into at most this many parts gets FM passes from its
+#: boundary only in its initial partition (about half the host time; on NY roads at k = 8 the
+#: device's refinement makes up for the rest: mean cut 270 against 277 over 16 seeds, while at
+#: k = 64 the passes from every vertex gain about 1 percent).
+DEVICE_BOUNDARY_FM_K = 8
 #: Parallel greedy refinement rounds and FM passes per level.
 GREEDY_ROUNDS = 4
 FM_PASSES = 2
@@ -337,13 +344,13 @@ def _host_connections(g, parts, k):
     return r, q, c, own
 
 
-def _fm(g, parts, pw, cap, target, tie, tol, stall=_host.FM_STALL, conns=None, level=None):
-    """FM passes: from the boundary until a pass gains nothing, then from every vertex (an
-    interior vertex leaving the heavier side can make room for better moves, as in KL) until
-    a pass gains nothing, at most FM_PASSES each. The gains that order each pass come from
-    ``level``'s algebra (conn = W plus.times P) when given, else from the host."""
+def _fm(g, parts, pw, cap, target, tie, tol, stall=_host.FM_STALL, conns=None, level=None, from_all=True):
+    """FM passes: from the boundary until a pass gains nothing, then (with ``from_all``) from
+    every vertex (an interior vertex leaving the heavier side can make room for better moves, as
+    in KL) until a pass gains nothing, at most FM_PASSES each. The gains that order each pass
+    come from ``level``'s algebra (conn = W plus.times P) when given, else from the host."""
     k = len(pw)
-    for interior in (False, True):
+    for interior in ((False, True) if from_all else (False,)):
         for _ in range(FM_PASSES):
             p = np.asarray(parts, dtype=np.int64)
             if conns is None:
@@ -355,11 +362,12 @@ def _fm(g, parts, pw, cap, target, tie, tol, stall=_host.FM_STALL, conns=None, l
                 break
 
 
-def _bisect(g, k0, kk, imbalance, rng, tol, kl_tries=0):
-    """Best of INIT_TRIES greedy-growing bisections (each FM-refined) as a 0/1 array; side 0
-    aims at k0/kk of the weight. With ``kl_tries`` and unit vertex weights, also that many
-    random bisections improved by Kernighan-Lin passes, then FM (KL's pair swaps reach cuts
-    that growing from a vertex misses, e.g. a hub's community split from the rest)."""
+def _bisect(g, k0, kk, imbalance, rng, tol, kl_tries=0, interior=True):
+    """Best of INIT_TRIES greedy-growing bisections (each FM-refined, with passes from every
+    vertex when ``interior``) as a 0/1 array; side 0 aims at k0/kk of the weight. With
+    ``kl_tries`` and unit vertex weights, also that many random bisections improved by
+    Kernighan-Lin passes, then FM (KL's pair swaps reach cuts that growing from a vertex misses,
+    e.g. a hub's community split from the rest)."""
     vw = g.vwa
     tot = int(vw.sum())
     t = [tot * k0 / kk, tot * (kk - k0) / kk]
@@ -371,7 +379,7 @@ def _bisect(g, k0, kk, imbalance, rng, tol, kl_tries=0):
         side = _host.grow_bisection(g, t[0], cap[0], rng.permutation(g.n).tolist())
         pw = g.part_weights(side, 2)
         _host.rebalance(g, side, pw, cap, tie)
-        _fm(g, side, pw, cap, t, tie, tol, stall=g.n)
+        _fm(g, side, pw, cap, t, tie, tol, stall=g.n, from_all=interior)
         key = (sum(max(0, pw[s] - cap[s]) for s in (0, 1)), g.cut(side))
         if best is None or key < best[0]:
             best = (key, side)
@@ -410,9 +418,9 @@ def _initial(level, k, imbalance, rng, tol):
     return _initial_graph(level.host(), k, imbalance, rng, tol)
 
 
-def _initial_graph(g, k, imbalance, rng, tol, kl_tries=0):
-    """Recursive bisection of the HostGraph g into k parts (host int64 array); ``kl_tries`` as
-    for :func:`_bisect`."""
+def _initial_graph(g, k, imbalance, rng, tol, kl_tries=0, interior=True):
+    """Recursive bisection of the HostGraph g into k parts (host int64 array); ``kl_tries`` and
+    ``interior`` as for :func:`_bisect`."""
     parts = np.zeros(g.n, dtype=np.int64)
     todo = [(np.arange(g.n, dtype=np.int64), k, 0)]
     while todo:
@@ -421,7 +429,7 @@ def _initial_graph(g, k, imbalance, rng, tol, kl_tries=0):
             parts[verts] = base
             continue
         k0 = kk // 2
-        side = _bisect(g if verts.size == g.n else g.subgraph(verts), k0, kk, imbalance, rng, tol, kl_tries)
+        side = _bisect(g if verts.size == g.n else g.subgraph(verts), k0, kk, imbalance, rng, tol, kl_tries, interior)
         todo.append((verts[side == 0], k0, base))
         todo.append((verts[side == 1], kk - k0, base + k0))
     return parts
@@ -564,7 +572,9 @@ def _multilevel_device(G, W, n, k, imbalance, seed):
     tol = 1e-9 * max(1.0, total)
 
     def initial(hp, hi, hw, hvw, rng):
-        return _initial_graph(_host.HostGraph(hp, hi, hw, hvw), k, imbalance, rng, tol, KL_TRIES)
+        # FM from every vertex too, except on a coarsened graph split into few parts
+        interior = hvw.shape[0] == n or k > DEVICE_BOUNDARY_FM_K
+        return _initial_graph(_host.HostGraph(hp, hi, hw, hvw), k, imbalance, rng, tol, KL_TRIES, interior)
 
     target = max(COARSEN_PER_PART * k, COARSEN_MIN)
     part = _gpu.multilevel(ops, indptr, indices, w, n, k, _cap(n, k, imbalance), seed, initial, target, uniform,

@@ -101,17 +101,18 @@ class _Launcher:
         self.lock = threading.Lock()
 
 
-def launch(kern, grid, block, args):
+def launch(kern, grid, block, args, shared=0):
     """Launch ``kern`` (a ``cupy.RawKernel``) on the current stream: ``grid`` and ``block`` are
     1-tuples, ``args`` its arguments (CuPy arrays, :class:`Ptr` addresses, :data:`NULL`, NumPy
-    scalars of the kernel's parameter types; the same kinds at every call of one kernel)."""
+    scalars of the kernel's parameter types; the same kinds at every call of one kernel);
+    ``shared``: bytes of dynamic shared memory."""
     import cupy as cp
 
     launches[0] += 1
     fn = _cu_launch()
     if fn is None:
         kern(grid, block, tuple(np.uint64(0) if a is NULL else (np.uint64(a) if type(a) is Ptr else a)
-                                for a in args))
+                                for a in args), shared_mem=shared)
         return
     L = _launchers.get(kern)
     if L is None:
@@ -125,6 +126,6 @@ def launch(kern, grid, block, args):
                 v.value = a if type(a) is Ptr else (None if a is NULL else a.data.ptr)
             else:
                 v.value = a
-        r = fn(L.fn, grid[0], 1, 1, block[0], 1, 1, 0, stream, L.params, None)
+        r = fn(L.fn, grid[0], 1, 1, block[0], 1, 1, shared, stream, L.params, None)
     if r:
         raise RuntimeError(f"cuLaunchKernel failed with CUDA driver error {r}")

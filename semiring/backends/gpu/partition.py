@@ -1,46 +1,54 @@
 """Multilevel graph partitioning resident on the GPU (``semiring.algorithms.partition`` and
 ``kernighan_lin_bisection`` on device "gpu").
 
-The vertices never move on the host: every level's arrays stay on the device, the loops issue
-kernels and CuPy array operations, and the host reads one small status array per refinement
-round (the cut and the imbalance, which decide the next round and the stop) and a few counts per
-coarsening level (the sizes of the arrays it allocates). Only the coarsest graph (about 30
-vertices per part) goes to the host for its initial partition.
+The vertices never move on the host. Coarsening reads one pair of sizes per level (the coarse
+graph's vertices and edges, which size its arrays); refinement reads a small status array
+only when its level may be done; only the coarsest graph (about 30 vertices per part) goes to
+the host, for its initial partition.
 
 1. *Coarsening* by heavy-edge matching (handshaking: every candidate proposes to its heaviest
    candidate neighbour, ties by a random rank, and mutual proposals match; Fagginger Auer and
-   Bisseling 2012), MATCH_ROUNDS rounds without a host read, then two-hop pairs of the left-over
-   vertices that share their heaviest neighbour (METIS). Contraction: the edges' ends are mapped
-   to their coarse vertices, sorted by (row, column) and merged (weights added, the pairs' inner
-   edges dropped).
+   Bisseling 2012), MATCH_ROUNDS rounds, then two-hop pairs of the left-over vertices that share
+   their heaviest neighbour (METIS): sorted by (neighbour, id), a group pairs its 1st and 2nd
+   members, its 3rd and 4th, and so on. Contraction:
+   the edges' ends are mapped to their coarse vertices, sorted by (row, column) and merged
+   (weights added in sorted order, the pairs' inner edges dropped).
 2. *Initial partition* of the coarsest graph on the host (recursive bisection by greedy graph
    growing and Fiduccia-Mattheyses, :mod:`semiring.algorithms.partition`).
-3. *Refinement* at every level by Jet (Gilbert, Madduri, Boman, Rajamanickam 2023), rounds of
-   one of two kinds:
+3. *Refinement* at every level by Jet (Gilbert, Madduri, Boman, Rajamanickam 2023). Each step
+   is one of two kinds, chosen on the device by the current imbalance (max over parts of
+   weight - cap):
 
-   - balanced: *Jet label propagation*. Every vertex not moved in the previous round finds the
+   - balanced: *Jet label propagation*. Every vertex not moved in the previous step finds the
      adjacent part it is most connected to; it is a candidate when moving there gains, or loses
      less than ``floor(c * conn(v, own part))`` (c = 0.25 on a graph of equal edge weights, 0.75
      otherwise). The *afterburner* then recomputes each candidate's gain as if every candidate of
      higher priority (larger gain, then smaller id) had already moved, and the candidates whose
      gain stays >= 0 move at once.
-   - unbalanced: *rebalancing*. The vertices of the parts above their cap are ordered by the loss
-     per weight of their best move (to the adjacent part under the destination limit they are
-     most connected to, else anywhere); each such part gives away its cheapest vertices until it
-     is back at its cap; each goes to its preferred part while that part has room, the others fill
-     the remaining room of the light parts in order ("cookie cutter", Jet's strong rebalancing).
-     The selection is exact, so it also keeps the fixed sizes of Kernighan-Lin's halves.
+   - unbalanced: *rebalancing*. The vertices of a part above its cap are ordered by a key: the
+     bucket of their loss per weight (the top BUCKET_BITS bits of its float32 pattern), then id;
+     each such part gives away its first vertices while the weight before them is below its
+     excess (exact: the part ends at its cap); each goes to its preferred part (the adjacent part
+     below the destination limit it is most connected to) while that part, taking them in key
+     order, has room; the others fill the remaining room of the light parts in order of id
+     ("cookie cutter", Jet's strong rebalancing). The thresholds are found by radix selection
+     over the keys (histograms of one digit per level), without sorting.
 
-   The best balanced partition seen (the lowest cut; while none is balanced, the least
-   imbalanced) is kept; a level ends after JET_PATIENCE rounds without a cut below
-   JET_TOLERANCE times the best.
+   After each step a status kernel computes the cut and the imbalance and keeps the best
+   partition (the lowest cut among balanced ones; while none is balanced, the least
+   imbalanced); a level ends after JET_PATIENCE steps without a cut below JET_TOLERANCE times
+   the best, or after its most steps. The host queues the steps in pairs (a label-propagation
+   step, then a rebalancing step, each a no-op unless the imbalance calls for it), and reads the
+   status only when the level can be done (JET_PATIENCE steps after the last gain it saw).
 
-``kernighan_lin_bisection`` runs the same refinement on the finest graph alone, from the given
-bisection, with each side's cap equal to its starting size: every kept partition has exactly the
-starting sizes, and the cut never rises above the start's.
+``kernighan_lin_bisection`` runs the same refinement with each side's cap equal to its starting
+size, in V-cycles that keep the bisection: every kept partition has exactly the starting sizes,
+and the cut never rises above the start's.
 
 The kernels are in ``kernels/partition.cu``; the work over all edges (connections to the parts,
-the afterburner, the proposals of the matching, the cut) is one thread group per vertex.
+the afterburner, the proposals of the matching, the cut) is one thread group per vertex. Results
+depend only on the seed; with integer weights every sum is exact, so they equal the NumPy
+emulation of the same steps (``tests/_partition_emulator.py``).
 
 References
 ----------
@@ -59,38 +67,60 @@ import numpy as np
 
 from ... import _host
 
-#: Handshake rounds of the matching per level (no host read between them).
+#: Handshake rounds of the matching per level.
 MATCH_ROUNDS = 6
-#: Two-hop matching runs when more than this fraction of the vertices is left unmatched.
-TWO_HOP_FRACTION = 0.1
 #: A level that keeps more than this fraction of its vertices ends the coarsening.
 COARSEN_MIN_SHRINK = 0.9
 #: Jet's filter: a candidate may lose up to floor(c * conn(own part)).
 FILTER_UNIFORM = 0.25
 FILTER_WEIGHTED = 0.75
-#: A level's refinement stops after this many rounds without a cut below JET_TOLERANCE x best.
+#: A level's refinement stops after this many steps without a cut below JET_TOLERANCE x best.
 JET_PATIENCE = 12
 JET_TOLERANCE = 0.999
-#: Most refinement rounds of one level.
+#: Most refinement steps of one level.
 JET_MAX_ROUNDS = 400
 #: V-cycles after the first multilevel pass (each keeps the partition and refines it again).
 VCYCLES = 1
 #: Most V-cycles of Kernighan-Lin on the device (they stop when one does not lower the cut).
 KL_VCYCLES = 3
-#: Refinement rounds per level of Kernighan-Lin on the device for each pass networkx would make.
+#: Refinement steps per level of Kernighan-Lin on the device for each pass networkx would make.
 KL_ROUNDS_PER_PASS = 2 * JET_PATIENCE
 #: Destination limit of rebalancing: parts below (1 - DEST_SLACK) x cap take vertices.
 DEST_SLACK = 0.01
+#: Bits of the loss bucket in a rebalancing key (sign, exponent and 3 mantissa bits of float32).
+BUCKET_BITS = 12
+#: Run each level's refinement loop on the device as one CUDA graph where conditional graph nodes
+#: are available (False: the host loop, which reads the status when the level can be done).
+DEVICE_LOOPS = True
+#: status slots (kernels/partition.cu: S_*)
+S_CUT, S_IMB, S_BCUT, S_BIMB, S_COUNT, S_ROUNDS, S_DONE, S_COPY, S_MAXR, S_ITER = range(10)
+_M64 = (1 << 64) - 1
+
+
+def seed_mix(seed):
+    """The matching's rank constant of ``seed`` (kernels/partition.cu: rank_of)."""
+    return (int(seed) * 0xBF58476D1CE4E5B9) & _M64
+
+
+def digits(n, k):
+    """(idbits, dbits, levels) of the rebalancing keys of a graph of at most n vertices and k
+    parts: keys have BUCKET_BITS + idbits bits, selected dbits at a time (2^dbits bins per part,
+    at most 2^21 bins in all) in ``levels`` levels."""
+    idbits = max(1, int(n - 1).bit_length())
+    kb = BUCKET_BITS + idbits
+    dmax = max(5, min(11, int(math.floor(math.log2(max(1, (1 << 21) // max(k, 1)))))))
+    levels = -(-kb // dmax)
+    return idbits, -(-kb // levels), levels
 
 
 class DeviceGraph:
-    """One level: CSR arrays on the device (``xp``), symmetric, no diagonal.
+    """One level: CSR arrays on the device, symmetric, no diagonal.
 
     Parameters
     ----------
-    xp : module (cupy, or numpy for the reference operations)
-    indptr : int64 array, shape (n + 1,)
-    indices : int32 array, shape (nnz,)
+    ops : CupyOps or its emulation
+    indptr : int array, shape (n + 1,)
+    indices : int array, shape (nnz,)
     w : float64 array, shape (nnz,)
         Edge weights.
     vw : int64 array, shape (n,)
@@ -99,16 +129,19 @@ class DeviceGraph:
         An upper bound of the vertex weights (host).
     uniform : bool
         Every edge has the same weight.
+    rows : int32 array, shape (nnz,), optional
+        The row of every entry (computed when not given).
     """
 
-    def __init__(self, ops, indptr, indices, w, vw, maxvw, uniform):
+    def __init__(self, ops, indptr, indices, w, vw, maxvw, uniform, rows=None):
         xp = ops.xp
         self.indptr, self.indices, self.w, self.vw = indptr, indices, w, vw
         self.n = int(vw.shape[0])
         self.nnz = int(indices.shape[0])
         self.maxvw, self.uniform = int(maxvw), bool(uniform)
-        # row of every entry: the row whose range holds it
-        self.rows = (xp.searchsorted(indptr, xp.arange(self.nnz, dtype=np.int64), side="right") - 1).astype(np.int32)
+        if rows is None:  # the row whose range holds each entry
+            rows = (xp.searchsorted(indptr, xp.arange(self.nnz, dtype=np.int64), side="right") - 1).astype(np.int32)
+        self.rows = rows
         self.cmap = None  # coarse vertex of each vertex, once coarsened
         self.ops = ops
 
@@ -117,205 +150,56 @@ class DeviceGraph:
 # coarsening
 # ---------------------------------------------------------------------------------------------
 
-def match(G, maxvw, rng, part=None):
-    """mate[v]: the vertex v merges with (v itself if none), on the device; with ``part``,
-    only vertices of the same part merge."""
-    ops, xp, n = G.ops, G.ops.xp, G.n
-    ids = xp.arange(n, dtype=np.int32)
-    rank = xp.asarray(rng.permutation(n).astype(np.int32))
-    light = 2 * G.vw <= maxvw
-    cand = light.copy()
-    mate = ids.copy()
-    for _ in range(MATCH_ROUNDS):
-        # choice[v]: v's heaviest candidate neighbour (ties: larger rank), -1 if none
-        choice = ops.propose(G, cand, cand, rank, part)
-        has = choice >= 0
-        back = xp.where(has, choice, 0)
-        mutual = has & (choice[back] == ids) & cand
-        mate = xp.where(mutual, choice, mate)
-        cand &= has & ~mutual
-    left = (mate == ids) & light
-    idx = ops.nonzero(left)
-    if idx.shape[0] > 1:
-        if idx.shape[0] > TWO_HOP_FRACTION * n:
-            everyone = xp.ones(n, dtype=bool)
-            # hub[v]: v's heaviest neighbour, matched or not (-1: no neighbour)
-            hub = ops.propose(G, left, everyone, rank, part)[idx].astype(np.int64)
-            hub = xp.where(hub < 0, n, hub)  # vertices without neighbours pair with each other
-        else:  # few left: only the vertices without neighbours pair up
-            deg = G.indptr[idx + 1] - G.indptr[idx]
-            hub = xp.where(deg == 0, n, -1 - idx.astype(np.int64))
-        if part is not None:  # pairs stay inside a part
-            hub = hub * 2 + part[idx]
-        o = xp.argsort(hub * n + idx)  # by hub, then vertex
-        a, h = idx[o], hub[o]
-        if a.shape[0] > 1:
-            same = h[1:] == h[:-1]
-            start = xp.concatenate((xp.ones(1, dtype=bool), ~same))
-            grp = xp.cumsum(start) - 1
-            first_of = ops.nonzero(start)
-            pos = xp.arange(a.shape[0]) - first_of[grp]
-            f = ops.nonzero(((pos % 2) == 0)[:-1] & same)
-            mate[a[f]] = a[f + 1].astype(np.int32)
-            mate[a[f + 1]] = a[f].astype(np.int32)
-    return mate
-
-
 def coarsen(G, maxvw, rng, part=None):
     """The next coarser DeviceGraph (G.cmap set), or None when it would keep over
-    COARSEN_MIN_SHRINK of the vertices; with ``part`` (0/1), only vertices of one part merge."""
-    ops, xp, n = G.ops, G.ops.xp, G.n
-    mate = match(G, maxvw, rng, part)
-    ids = xp.arange(n, dtype=np.int32)
-    rep = xp.minimum(ids, mate)
-    is_rep = rep == ids
-    cid = xp.cumsum(is_rep, dtype=np.int64) - 1
-    nc = ops.read_int(cid[-1:]) + 1
-    if nc > COARSEN_MIN_SHRINK * n:
+    COARSEN_MIN_SHRINK of the vertices; with ``part`` (device int32), only vertices of one part
+    merge. One host read (the coarse sizes)."""
+    seed = int(rng.integers(0, 2**63))
+    out = G.ops.coarsen(G, maxvw, seed, part, COARSEN_MIN_SHRINK)
+    if out is None:
         return None
-    cmap = cid[rep].astype(np.int32)
-    # coarse edges: (cmap[row], cmap[col]) without the pairs' inner edges, merged by sorting
-    cu, cv = cmap[G.rows], cmap[G.indices]
-    keep = ops.nonzero(cu != cv)
-    key = cu[keep].astype(np.int64) * nc + cv[keep]
-    o = xp.argsort(key)
-    key, w = key[o], G.w[keep[o]]
-    if key.shape[0]:
-        starts = ops.nonzero(xp.concatenate((xp.ones(1, dtype=bool), key[1:] != key[:-1])))
-    else:
-        starts = xp.zeros(0, dtype=np.int64)
-    wc = ops.segment_sum(w, starts)
-    ukey = key[starts]
-    ru = ukey // nc
-    indices = (ukey - ru * nc).astype(np.int32)
-    indptr = xp.searchsorted(ru, xp.arange(nc + 1, dtype=np.int64), side="left").astype(np.int64)
-    vw = xp.zeros(nc, dtype=np.int64)
-    ops.scatter_add(vw, cmap, G.vw)
+    cmap, indptr, indices, rows, w, vw = out
     G.cmap = cmap
-    return DeviceGraph(ops, indptr, indices, wc, vw, min(maxvw, 2 * G.maxvw), False)
+    return DeviceGraph(G.ops, indptr, indices, w, vw, min(maxvw, 2 * G.maxvw), False, rows)
 
 
 # ---------------------------------------------------------------------------------------------
 # Jet refinement
 # ---------------------------------------------------------------------------------------------
 
-class _Status:
-    """Host copy of (cut, imbalance) of the current partition: imbalance = max over parts of
-    (weight - cap) (<= 0: balanced)."""
+def refine(G, part, k, capv, opt, ws, max_rounds=JET_MAX_ROUNDS, read=True):
+    """Jet refinement of ``part`` (device int32) on G with caps ``capv`` and targets ``opt``
+    (device int64, length k) in workspace ``ws``; returns (best part (a new device array), cut,
+    imbalance, steps) with imbalance = max(pw - capv).
 
-    @staticmethod
-    def read(G, part, pw, capv):
-        ops = G.ops
-        st = ops.status(G, part, pw, capv)
-        s = ops.to_host(st)
-        return float(s[0]), int(s[1])
-
-
-def rebalance(G, part, pw, capv, limit, opt):
-    """(dest, move): moves that bring every part above its cap back to it (exact weights),
-    cheapest loss per weight first, into parts under ``limit`` (device arrays of length k)."""
-    ops, xp, n = G.ops, G.ops.xp, G.n
-    vw = G.vw
-    under = pw < limit
-    dest, gain = ops.best_part(G, part, under)
-    excess = pw - capv
-    pv = part.astype(np.int64)
-    cand = (excess[pv] > 0) & (2 * vw < 3 * (pw[pv] - opt[pv]))
-    idx = ops.nonzero(cand)
-    newpart = part.copy()
-    if not idx.shape[0]:
-        return newpart
-    loss = -gain[idx] / vw[idx]
-    p = pv[idx]
-    o = _lexsort(xp, (loss, p))  # by part, then loss per weight, then vertex
-    idx, p = idx[o], p[o]
-    wv = vw[idx]
-    before = _segmented_exclusive_cumsum(ops, wv, p)
-    ev = ops.nonzero(before < excess[p])
-    idx, p, wv = idx[ev], p[ev], wv[ev]
-    if not idx.shape[0]:
-        return newpart
-    # each evicted vertex goes to its preferred part while that part stays under the limit
-    room = xp.maximum(limit - pw, 0)
-    d = dest[idx].astype(np.int64)
-    has = d >= 0
-    dd = xp.where(has, d, 0)
-    o2 = _lexsort(xp, (~has, dd))  # by preferred part, then loss order
-    upto = _segmented_exclusive_cumsum(ops, wv[o2], dd[o2]) + wv[o2]
-    ok = xp.zeros(idx.shape[0], dtype=bool)
-    ok[o2] = has[o2] & (upto <= room[dd[o2]])
-    target = xp.where(ok, d, -1)
-    taken = xp.zeros(room.shape[0], dtype=np.int64)
-    ops.scatter_add(taken, xp.where(ok, d, 0), xp.where(ok, wv, 0))
-    # the others fill the light parts' remaining room in turn (cookie cutter), in loss order
-    left = xp.maximum(room - taken, 0)
-    left = xp.where(excess >= 0, 0, left)
-    ends = xp.cumsum(left)
-    rest = ~ok
-    wr = xp.where(rest, wv, 0)
-    at = xp.cumsum(wr) - wr
-    q = xp.searchsorted(ends, at, side="right")
-    fits = rest & (q < room.shape[0])
-    target = xp.where(fits, xp.minimum(q, room.shape[0] - 1), target)
-    moved = target >= 0
-    newpart[idx] = xp.where(moved, target, p).astype(part.dtype)
-    return newpart
-
-
-def _lexsort(xp, keys):
-    """Indices that sort by keys[-1], then keys[-2], ..., then position (stable radix sorts)."""
-    o = None
-    for key in keys:
-        o = xp.argsort(key, kind="stable") if o is None else o[xp.argsort(key[o], kind="stable")]
-    return o
-
-
-def _segmented_exclusive_cumsum(ops, x, seg):
-    """Exclusive running sum of x within runs of equal ``seg`` (seg sorted)."""
-    xp = ops.xp
-    c = xp.cumsum(x)
-    start = xp.concatenate((xp.ones(1, dtype=bool), seg[1:] != seg[:-1]))
-    first = ops.nonzero(start)
-    grp = xp.cumsum(start) - 1
-    base = (c - x)[first][grp]
-    return c - x - base
-
-
-def refine(G, part, k, capv, opt, max_rounds=JET_MAX_ROUNDS):
-    """Jet refinement of ``part`` (device int32, modified) on G; returns (best part, cut,
-    imbalance) with imbalance = max(pw - capv)."""
-    ops, xp, n = G.ops, G.ops.xp, G.n
+    Where the device can loop by itself (CUDA graphs with conditional nodes) the level is one
+    graph launch and the host reads nothing, or only the status at the end when ``read`` (else
+    cut, imbalance and steps are None). Otherwise the host queues a label-propagation step and a
+    rebalancing step at a time (each runs on the device only when the imbalance calls for it)
+    and reads the status when the level can be done: not before JET_PATIENCE - count more
+    steps, at most two per pair."""
+    ops = G.ops
     c = FILTER_UNIFORM if G.uniform else FILTER_WEIGHTED
-    pw = ops.part_weights(part, G.vw, k)
-    cap_host = ops.to_host(capv)
-    limit = xp.maximum(opt, capv - xp.maximum(1, xp.asarray(np.floor(DEST_SLACK * cap_host).astype(np.int64))))
-    limit = xp.minimum(limit, capv)
-    lock = xp.zeros(n, dtype=np.int8)
-    cut, imb = _Status.read(G, part, pw, capv)
-    best, best_cut, best_imb = part.copy(), cut, imb
-    count = rounds = 0
-    while count < JET_PATIENCE and rounds < max_rounds:
-        rounds += 1
-        count += 1
-        if imb <= 0:
-            dest, pregain = ops.lp(G, part, lock, c)
-            move = ops.afterburner(G, part, dest, pregain)
-            ops.apply(part, dest, move, lock)
-        else:
-            newpart = rebalance(G, part, pw, capv, limit, opt)
-            part[:] = newpart
-        pw = ops.part_weights(part, G.vw, k)
-        cut, imb = _Status.read(G, part, pw, capv)
-        if best_imb > 0 and imb < best_imb:
-            best[:] = part
-            best_cut, best_imb = cut, imb
-            count = 0
-        elif cut < best_cut and (imb <= 0 or imb <= best_imb):
-            if cut < JET_TOLERANCE * best_cut:
-                count = 0
-            best[:] = part
-            best_cut, best_imb = cut, imb
-    return best, best_cut, best_imb, rounds
+    R = ops.refine_begin(G, part, k, capv, opt, c, max_rounds, ws)
+    if ops.run_on_device(R):
+        s = ops.read_status(R) if read else None
+    else:
+        queued = 0
+        due = -(-min(JET_PATIENCE, max(max_rounds, 1)) // 2)
+        while True:
+            ops.step_pair(R)
+            queued += 1
+            if queued < due:
+                continue
+            s = ops.read_status(R)
+            if s[S_DONE]:
+                break
+            left = min(JET_PATIENCE - s[S_COUNT], max_rounds - s[S_ROUNDS])
+            due = queued + max(1, -(-int(left) // 2))
+    best = ops.best(R)
+    if s is None:
+        return best, None, None, None
+    return best, float(s[S_BCUT]), int(s[S_BIMB]), int(s[S_ROUNDS])
 
 
 # ---------------------------------------------------------------------------------------------
@@ -340,22 +224,21 @@ def multilevel(ops, indptr, indices, w, n, k, cap, seed, initial, coarsen_to, un
             break
         levels.append(nxt)
     top = levels[-1]
-    h = [ops.to_host(a) for a in (top.indptr, top.indices, top.w, top.vw)]
-    part = xp.asarray(np.asarray(initial(*h, rng), dtype=np.int32))
-    opt_host = n / k
+    part = ops.from_host(np.asarray(initial(*ops.graph_to_host(top), rng), dtype=np.int32))
+    ws = ops.workspace(n, k)
+    opt_host = math.ceil(n / k)
+    opt = xp.full(k, opt_host, dtype=np.int64)
     rounds = 0
     for i in range(len(levels) - 1, -1, -1):
         L = levels[i]
         if i < len(levels) - 1:
             part = part[L.cmap]
-        cap_l = max(cap, math.ceil(opt_host) + L.maxvw - 1)
-        capv = xp.full(k, cap_l, dtype=np.int64)
-        opt = xp.full(k, math.ceil(opt_host), dtype=np.int64)
-        part, cut, imb, r = refine(L, part, k, capv, opt)
-        rounds += r
+        capv = xp.full(k, max(cap, opt_host + L.maxvw - 1), dtype=np.int64)
+        part, cut, imb, r = refine(L, part, k, capv, opt, ws, read=i == 0 or stats is not None)
+        rounds += r or 0
     capv = xp.full(k, cap, dtype=np.int64)
     for _ in range(VCYCLES):
-        p2, c2, i2 = vcycle(G, part, k, capv, opt, rng, coarsen_to)
+        p2, c2, i2 = vcycle(G, part, k, capv, opt, rng, coarsen_to, ws)
         if i2 <= 0 and c2 < cut:
             part, cut, imb = p2, c2, i2
     if stats is not None:
@@ -364,49 +247,47 @@ def multilevel(ops, indptr, indices, w, n, k, cap, seed, initial, coarsen_to, un
     return part
 
 
-def vcycle(G, part, k, capv, opt, rng, coarsen_to, max_rounds=JET_MAX_ROUNDS):
+def vcycle(G, part, k, capv, opt, rng, coarsen_to, ws, max_rounds=JET_MAX_ROUNDS):
     """One V-cycle that keeps ``part``: coarsening merges vertices of the same part only, so the
     partition holds on every level, and Jet refines it on each level up (caps ``capv`` relaxed
     by the level's largest vertex weight less one, exact on G). Returns (part, cut, imbalance)."""
-    ops, xp = G.ops, G.ops.xp
+    ops = G.ops
     levels, parts = [G], [part]
     maxvw = max(1, math.ceil(1.5 * G.n / coarsen_to))
     while levels[-1].n > coarsen_to:
         nxt = coarsen(levels[-1], maxvw, rng, parts[-1])
         if nxt is None:
             break
-        pc = xp.zeros(nxt.n, dtype=np.int32)
-        pc[levels[-1].cmap] = parts[-1]
+        parts.append(ops.restrict(levels[-1].cmap, parts[-1], nxt.n))
         levels.append(nxt)
-        parts.append(pc)
     part = parts[-1]
     for i in range(len(levels) - 1, -1, -1):
         L = levels[i]
         if i < len(levels) - 1:
             part = part[L.cmap]
-        part, cut, imb, _ = refine(L, part.copy(), k, capv + (L.maxvw - 1), opt, max_rounds)
+        part, cut, imb, _ = refine(L, part, k, capv + (L.maxvw - 1), opt, ws, max_rounds, read=i == 0)
     return part, cut, imb
 
 
 def bisection(ops, indptr, indices, w, n, side, uniform, max_rounds, seed=0, coarsen_to=60):
     """Jet refinement of the 0/1 ``side`` (device int32) with each side's cap its starting size,
-    in a V-cycle that keeps the bisection (:func:`vcycle`). The result's cut is at most the
+    in V-cycles that keep the bisection (:func:`vcycle`). The result's cut is at most the
     start's."""
-    xp = ops.xp
     rng = np.random.default_rng(seed)
-    G = DeviceGraph(ops, indptr, indices, w, xp.ones(n, dtype=np.int64), 1, uniform)
+    G = DeviceGraph(ops, indptr, indices, w, ops.xp.ones(n, dtype=np.int64), 1, uniform)
+    ws = ops.workspace(n, 2)
     sizes = ops.part_weights(side, G.vw, 2)
-    part, cut, imb = vcycle(G, side, 2, sizes, sizes, rng, coarsen_to, max_rounds)
+    part, cut, imb = vcycle(G, side, 2, sizes, sizes, rng, coarsen_to, ws, max_rounds)
     for _ in range(KL_VCYCLES - 1):
         if imb > 0:
             break
-        p2, c2, i2 = vcycle(G, part, 2, sizes, sizes, rng, coarsen_to, max_rounds)
+        p2, c2, i2 = vcycle(G, part, 2, sizes, sizes, rng, coarsen_to, ws, max_rounds)
         if i2 > 0 or c2 >= cut:
             break
         part, cut, imb = p2, c2, i2
-    start_cut, _ = _Status.read(G, side, sizes, sizes)
+    start_cut = ops.edge_cut(G, side)
     if imb > 0 or cut > start_cut:  # the V-cycle lost the sizes or the cut: refine the start alone
-        part, cut, imb, _ = refine(G, side.copy(), 2, sizes, sizes, max_rounds)
+        part, cut, imb, _ = refine(G, side, 2, sizes, sizes, ws, max_rounds)
     return part
 
 
@@ -416,7 +297,11 @@ def bisection(ops, indptr, indices, w, n, side, uniform, max_rounds, seed=0, coa
 
 #: Threads per block of the one-thread-per-item kernels.
 BLOCK = 256
-#: Shared memory a block of jet_conn may use for its groups' connection arrays (bytes).
+#: Most blocks of a grid-stride launch that ends in a last-block step.
+MAX_BLOCKS = 2048
+#: Vertices per block of the chunked rebalancing kernels (kernels/partition.cu: CH).
+CHUNK = 256 * 8
+#: Shared memory a block of the connection kernels may use for its groups' arrays (bytes).
 SHARED_BYTES = 48 * 1024
 #: The largest k the device path handles (one group of 32 lanes holds k doubles in shared memory).
 MAX_PARTS = SHARED_BYTES // 8
@@ -431,81 +316,130 @@ def lanes_per_vertex(avg_degree, k):
     return tpv
 
 
+class Workspace:
+    """Device arrays of the refinement of every level of one call (views of the first n
+    entries serve a level of n vertices)."""
+
+    def __init__(self, xp, n, k):
+        self.n, self.k = n, k
+        self.idbits, self.dbits, self.levels = digits(n, k)
+        self.nb = 1 << self.dbits
+        m = max(n, 1)
+        self.part = xp.zeros(m, dtype=np.int32)
+        self.best = xp.zeros(m, dtype=np.int32)
+        self.dest = xp.zeros(m, dtype=np.int32)
+        self.lock = xp.zeros(m, dtype=np.int8)
+        self.move = xp.zeros(m, dtype=np.int8)
+        self.ev = xp.zeros(m, dtype=np.int8)
+        self.gain = xp.zeros(m, dtype=np.float64)
+        self.key = xp.zeros(m, dtype=np.int64)
+        self.hist = xp.zeros(k * self.nb, dtype=np.int64)  # zero between uses
+        self.sel = xp.zeros(2 * k, dtype=np.int64)
+        self.sela = xp.zeros(2 * k, dtype=np.int64)
+        self.sst = xp.zeros(k, dtype=np.int32)
+        self.ssta = xp.zeros(k, dtype=np.int32)
+        self.taken = xp.zeros(k, dtype=np.int64)  # zero between uses
+        self.ends = xp.zeros(k, dtype=np.int64)
+        self.pw = xp.zeros(k, dtype=np.int64)
+        self.cap = xp.zeros(k, dtype=np.int64)
+        self.opt = xp.zeros(k, dtype=np.int64)
+        self.limit = xp.zeros(k, dtype=np.int64)
+        self.bsum = xp.zeros(-(-m // CHUNK), dtype=np.int64)
+        self.partial = xp.zeros(MAX_BLOCKS, dtype=np.float64)
+        self.st = xp.zeros(16, dtype=np.float64)
+        self.ticket = xp.zeros(8, dtype=np.uint32)  # zero between uses
+
+
+class Refinement:
+    """One refinement: its graph, workspace, and host parameters."""
+
+    def __init__(self, G, k, ws, c, max_rounds):
+        self.G, self.k, self.ws, self.c, self.max_rounds = G, k, ws, float(c), int(max_rounds)
+        self.n = G.n
+
+
 class CupyOps:
-    """The device operations on CuPy arrays (one compiled kernel each, no host read)."""
+    """The device operations on CuPy arrays (compiled kernels; the host reads only where said).
+
+    Kernels are launched through :func:`semiring.backends.gpu.launch.launch` (a driver call with
+    a reused parameter block). Where CUDA graphs with conditional nodes are available
+    (:func:`semiring.backends.gpu.recording.available`), a level's refinement loop is one graph
+    whose WHILE node runs pairs of steps until the status says done: no read at all."""
 
     def __init__(self, k):
         from . import load
 
         self.xp = load()
         self.k = k
-        self._dummy = self.xp.zeros(1, dtype=bool)
+        self._kernels = {}
+
+    # -- transfers -------------------------------------------------------------------------
 
     @staticmethod
     def to_host(a):
         """A device array on the host (one counted read)."""
         return _host.read(a)
 
-    @staticmethod
-    def read_int(a):
-        return _host.read_int(a)
+    def from_host(self, a):
+        return self.xp.asarray(a)
 
-    def nonzero(self, mask):
-        """Positions of the true entries of ``mask`` in order: one counted read (their count),
-        then a scan and a scatter on the device."""
+    def graph_to_host(self, G):
+        """(indptr, indices, w, vw) of G on the host, in one read."""
         xp = self.xp
-        n = int(mask.shape[0])
-        if not n:
-            return xp.zeros(0, dtype=np.int64)
-        pos = xp.cumsum(mask, dtype=np.int64)
-        cnt = _host.read_int(pos[-1:])
-        out = xp.empty(cnt + 1, dtype=np.int64)
-        out[xp.where(mask, pos - 1, cnt)] = xp.arange(n, dtype=np.int64)
-        return out[:cnt]
+        parts = [G.indptr.astype(np.int64), G.indices.astype(np.int64), G.w.astype(np.float64), G.vw.astype(np.int64)]
+        sizes = [int(a.shape[0]) for a in parts]
+        buf = _host.read(xp.concatenate([a.view(np.uint8) for a in parts]))
+        out, at = [], 0
+        for a, m in zip(parts, sizes):
+            out.append(buf[at:at + 8 * m].view(a.dtype))
+            at += 8 * m
+        return tuple(out)
 
-    def _kernel(self, name, G=None, tpv=None):
+    # -- kernels ---------------------------------------------------------------------------
+
+    def _k(self, name, G=None, tpv=1, loop=False):
+        """The compiled kernel ``name`` for G's index types and ``tpv`` lanes per vertex."""
         from . import compiler
 
-        d = {}
-        if G is not None:
-            d["IPT"] = compiler.ctype(G.indptr.dtype)
-            d["IXT"] = compiler.ctype(G.indices.dtype)
-        else:
-            d["IPT"] = d["IXT"] = "int"
-        d["TPV"] = tpv or 1
-        return compiler.kernel("partition.cu", name, d)
+        ipt = compiler.ctype(G.indptr.dtype) if G is not None else "int"
+        ixt = compiler.ctype(G.indices.dtype) if G is not None else "int"
+        key = (name, ipt, ixt, tpv, loop)
+        kern = self._kernels.get(key)
+        if kern is None:
+            d = {"IPT": ipt, "IXT": ixt, "TPV": tpv, "BUCKET_BITS": BUCKET_BITS}
+            if loop:
+                d["LOOP"] = 1
+            kern = self._kernels[key] = compiler.kernel("partition.cu", name, d)
+        return kern
 
     @staticmethod
-    def _grid(m):
-        return (max(1, min(-(-int(m) // BLOCK), 65536)),)
+    def _run(kern, grid, block, args, shared=0):
+        from .launch import launch
+
+        launch(kern, grid, (block,), args, shared)
+
+    @staticmethod
+    def _grid(m, cap=65536):
+        return (max(1, min(-(-int(m) // BLOCK), cap)),)
 
     def _tpv(self, G):
         if getattr(G, "_tpv", None) is None:
             G._tpv = lanes_per_vertex(G.nnz / max(G.n, 1), self.k)
         return G._tpv
 
-    def propose(self, G, selfmask, nbrmask, rank, part=None):
-        xp = self.xp
-        choice = xp.empty(G.n, dtype=np.int32)
-        use = part is not None
-        self._kernel("match_propose", G)(self._grid(G.n), (BLOCK,), (
-            G.indptr, G.indices, G.w, np.int32(G.n), selfmask, nbrmask, rank,
-            part if use else rank, np.int32(use), choice))
-        return choice
+    def _groups(self, G, k):
+        """(tpv, groups per block, block, blocks) of a connection kernel with k-slot arrays."""
+        tpv = self._tpv(G)
+        groups = max(1, min(BLOCK // tpv, SHARED_BYTES // (k * 8)))
+        groups = max(32 // tpv, (groups * tpv // 32) * 32 // tpv)  # whole warps
+        return tpv, groups, groups * tpv, max(1, -(-G.n // groups))
 
-    def segment_sum(self, x, starts):
-        xp = self.xp
-        m = int(starts.shape[0])
-        out = xp.empty(m, dtype=np.float64)
-        if m:
-            self._kernel("segment_sum")(self._grid(m), (BLOCK,), (
-                x, starts.astype(np.int64, copy=False), np.int64(m), np.int64(x.shape[0]), out))
-        return out
+    # -- small operations ------------------------------------------------------------------
 
     def scatter_add(self, out, idx, vals):
         m = int(idx.shape[0])
         if m:
-            self._kernel("scatter_add_i64")(self._grid(m), (BLOCK,), (
+            self._run(self._k("scatter_add_i64"), self._grid(m), BLOCK, (
                 idx.astype(np.int32, copy=False), vals.astype(np.int64, copy=False), np.int64(m), out))
 
     def part_weights(self, part, vw, k):
@@ -513,44 +447,207 @@ class CupyOps:
         self.scatter_add(pw, part, vw)
         return pw
 
-    def status(self, G, part, pw, capv):
-        out = self.xp.zeros(2, dtype=np.float64)
-        self._kernel("jet_status", G)((max(1, min(-(-G.nnz // BLOCK), 1024)),), (BLOCK,), (
-            G.rows, G.indices, G.w, np.int64(G.nnz), part, pw, capv, np.int32(pw.shape[0]), out))
-        return out
+    def edge_cut(self, G, part):
+        """The cut of ``part`` on G (one read)."""
+        out = self.xp.zeros(1, dtype=np.float64)
+        if G.nnz:
+            self._run(self._k("edge_cut", G), self._grid(G.nnz, 1024), BLOCK, (
+                G.rows, G.indices, G.w, np.int64(G.nnz), part, out))
+        return float(_host.read(out)[0])
 
-    def _conn(self, G, part, mode, allowed, c, lock, k):
+    def restrict(self, cmap, part, nc):
+        """The parts of the coarse vertices (each takes its members' common part)."""
+        pc = self.xp.zeros(nc, dtype=np.int32)
+        pc[cmap] = part
+        return pc
+
+    # -- coarsening ------------------------------------------------------------------------
+
+    def coarsen(self, G, maxvw, seed, part, min_shrink):
+        """(cmap, indptr, indices, rows, w, vw) of the coarse graph of one matching, or None when
+        it keeps more than ``min_shrink`` of the vertices. One read (the coarse sizes)."""
         xp = self.xp
-        tpv = self._tpv(G)
-        per_group = k * 8
-        groups = max(1, min(BLOCK // tpv, SHARED_BYTES // per_group))
-        # whole warps: every lane of a warp reaches the shuffles (32 // tpv groups always fit)
-        groups = max(32 // tpv, (groups * tpv // 32) * 32 // tpv)
-        block = groups * tpv
-        dest = xp.empty(G.n, dtype=np.int32)
-        gain = xp.empty(G.n, dtype=np.float64)
-        nblocks = max(1, -(-G.n // groups))
-        self._kernel("jet_conn", G, tpv)((nblocks,), (block,), (
-            G.indptr, G.indices, G.w, part, np.int32(G.n), np.int32(k), np.int32(mode), allowed,
-            np.float64(c), lock, dest, gain), shared_mem=groups * per_group)
-        return dest, gain
+        n, nnz = G.n, G.nnz
+        run = self._run
+        K = lambda name: self._k(name, G)  # noqa: E731
+        g1 = self._grid(n)
+        smix = np.uint64(seed_mix(seed))
+        use = np.int32(part is not None)
+        pp = part if part is not None else G.rows  # a placeholder pointer when unused
+        cand = xp.empty(n, dtype=np.int8)
+        mate = xp.empty(n, dtype=np.int32)
+        choice = xp.empty(n, dtype=np.int32)
+        counter = xp.empty(1, dtype=np.int64)
+        vw, mv, n32 = G.vw, np.int64(maxvw), np.int32(n)
+        run(K("match_init"), g1, BLOCK, (n32, vw, mv, cand, mate, counter))
+        for r in range(MATCH_ROUNDS):
+            run(K("match_propose"), g1, BLOCK, (G.indptr, G.indices, G.w, n32, cand, smix, pp, use, choice))
+            run(K("match_resolve"), g1, BLOCK, (n32, choice, cand, mate, vw, mv, np.int32(r == MATCH_ROUNDS - 1),
+                                                counter))
+        key = xp.empty(n, dtype=np.int64)
+        run(K("match_hubkey"), g1, BLOCK, (G.indptr, G.indices, G.w, n32, mate, vw, mv, smix, pp, use, counter, key))
+        order = xp.argsort(key)
+        run(K("match_pairs"), g1, BLOCK, (n32, key, order, mate))
+        # contraction
+        flag = xp.empty(n, dtype=np.int32)
+        run(K("coarse_flags"), g1, BLOCK, (n32, mate, flag))
+        cid = xp.cumsum(flag, dtype=np.int32)
+        cmap = xp.empty(n, dtype=np.int32)
+        ekey = xp.empty(max(nnz, 1), dtype=np.int64)
+        run(K("coarse_keys"), self._grid(max(n, nnz)), BLOCK, (n32, np.int64(nnz), G.rows, G.indices, mate, cid,
+                                                             cmap, ekey))
+        if nnz:
+            eorder = xp.argsort(ekey[:nnz])
+            sflag = xp.empty(nnz, dtype=np.int32)
+            nvalid = xp.full(1, nnz, dtype=np.int64)
+            run(K("coarse_starts"), self._grid(nnz), BLOCK, (np.int64(nnz), ekey, eorder, sflag, nvalid))
+            sid = xp.cumsum(sflag, dtype=np.int32)
+            nc, nnzc = (int(x) for x in _host.read(xp.concatenate((cid[-1:], sid[-1:]))))
+        else:
+            nc, nnzc = int(_host.read(cid[-1:])[0]), 0
+        if nc > min_shrink * n:
+            return None
+        indptr = xp.zeros(nc + 1, dtype=np.int64)
+        ccol = xp.empty(nnzc, dtype=np.int32)
+        crow = xp.empty(nnzc, dtype=np.int32)
+        wc = xp.empty(nnzc, dtype=np.float64)
+        vwc = xp.zeros(nc, dtype=np.int64)
+        if nnzc:
+            start = xp.empty(nnzc + 1, dtype=np.int64)
+            run(K("coarse_fill"), self._grid(nnz), BLOCK, (np.int64(nnz), n32, ekey, eorder, sflag, sid,
+                                                          np.int64(nnzc), nvalid, start, crow, ccol))
+        else:  # placeholders: no coarse edge
+            start = eorder = xp.zeros(1, dtype=np.int64)
+            crow = xp.zeros(1, dtype=np.int32)
+        run(K("coarse_sum"), self._grid(max(nnzc, n)), BLOCK, (np.int64(nnzc), np.int32(nc), G.w, eorder, start, crow,
+                                                               wc, indptr, n32, cmap, vw, vwc))
+        return cmap, indptr, ccol, crow[:nnzc], wc, vwc
 
-    def best_part(self, G, part, allowed):
-        return self._conn(G, part, 1, allowed, 0.0, self._dummy, int(allowed.shape[0]))
+    # -- refinement ------------------------------------------------------------------------
 
-    def lp(self, G, part, lock, c):
-        return self._conn(G, part, 0, self._dummy, c, lock, self.k)
+    def workspace(self, n, k):
+        return Workspace(self.xp, n, k)
 
-    def afterburner(self, G, part, dest, pregain):
+    def refine_begin(self, G, part, k, capv, opt, c, max_rounds, ws):
+        """A Refinement of ``part`` on G: the start's status (best = start); no read."""
         xp = self.xp
-        tpv = self._tpv(G)
-        move = xp.empty(G.n, dtype=bool)
-        groups = BLOCK // tpv
-        self._kernel("jet_afterburner", G, tpv)((max(1, -(-G.n // groups)),), (BLOCK,), (
-            G.indptr, G.indices, G.w, part, np.int32(G.n), dest, pregain, move))
-        return move
+        n = G.n
+        R = Refinement(G, k, ws, c, max_rounds)
+        ws.part[:n] = part
+        ws.lock[:n] = 0
+        ws.pw[...] = 0
+        self.scatter_add(ws.pw, ws.part[:n], G.vw)
+        ws.cap[...] = capv
+        ws.opt[...] = opt
+        # limit = min(max(opt, cap - max(1, floor(DEST_SLACK * cap))), cap)
+        lim = xp.maximum(opt, capv - xp.maximum(1, xp.floor(DEST_SLACK * capv).astype(np.int64)))
+        ws.limit[...] = xp.minimum(lim, capv)
+        ws.st[...] = 0
+        ws.st[S_MAXR] = float(max_rounds)
+        self.status(R, 0)
+        self.copy(R)
+        return R
 
-    def apply(self, part, dest, move, lock):
-        xp = self.xp
-        xp.copyto(part, dest, where=move)
-        lock[...] = move
+    def status(self, R, kind):
+        G, ws = R.G, R.ws
+        blocks = max(1, min(-(-G.nnz // BLOCK), 1024))
+        self._run(self._k("jet_status", G), (blocks,), BLOCK, (
+            G.rows, G.indices, G.w, np.int64(G.nnz), ws.part, ws.pw, ws.cap, np.int32(R.k), ws.st, ws.partial,
+            ws.ticket[0:], np.int32(kind), np.int32(JET_PATIENCE), np.float64(JET_TOLERANCE)))
+
+    def copy(self, R):
+        self._run(self._k("jet_copy"), self._grid(R.n), BLOCK, (np.int32(R.n), R.ws.part, R.ws.best, R.ws.st))
+
+    def lp_step(self, R):
+        """Jet label propagation, afterburner and moves (a no-op unless balanced and not done)."""
+        G, ws, k = R.G, R.ws, R.k
+        tpv, groups, block, blocks = self._groups(G, k)
+        n32 = np.int32(G.n)
+        self._run(self._k("jet_lp", G, tpv), (blocks,), block, (
+            G.indptr, G.indices, G.w, ws.part, n32, np.int32(k), np.float64(R.c), ws.lock, ws.dest, ws.gain, ws.st),
+            groups * k * 8)
+        self._run(self._k("jet_afterburner", G, tpv), (max(1, -(-G.n // (BLOCK // tpv))),), BLOCK, (
+            G.indptr, G.indices, G.w, ws.part, n32, ws.dest, ws.gain, ws.move, ws.st))
+        self._run(self._k("jet_apply"), self._grid(G.n), BLOCK, (
+            n32, ws.dest, ws.move, G.vw, ws.part, ws.pw, ws.lock, ws.st))
+
+    def rb_step(self, R):
+        """Rebalancing (a no-op unless unbalanced and not done)."""
+        G, ws, k, n = R.G, R.ws, R.k, R.n
+        tpv, groups, block, blocks = self._groups(G, k)
+        D, L, nb = ws.dbits, ws.levels, np.int32(ws.nb)
+        d32, n32, k32 = np.int32(D), np.int32(n), np.int32(k)
+        shifts = [np.int32(D * (L - 1 - lv)) for lv in range(L)]
+        g = self._grid(n, MAX_BLOCKS)
+        self._run(self._k("rb_conn", G, tpv), (blocks,), block, (
+            G.indptr, G.indices, G.w, ws.part, G.vw, n32, k32, ws.pw, ws.cap, ws.opt, ws.limit, np.int32(ws.idbits),
+            ws.dest, ws.key, ws.hist, nb, d32, shifts[0], ws.sel, ws.sst, ws.ticket[1:], ws.st), groups * k * 8)
+        level = self._k("rb_level")
+        for mode, sel, sst in ((0, ws.sel, ws.sst), (1, ws.sela, ws.ssta)):
+            if mode == 1:
+                self._run(self._k("rb_evict"), g, BLOCK, (
+                    n32, k32, shifts[0], ws.part, ws.dest, ws.key, G.vw, ws.pw, ws.cap, ws.limit, ws.sel, ws.sst,
+                    ws.ev, ws.hist, nb, d32, ws.sela, ws.ssta, ws.ticket[3:], ws.st))
+            for lv in range(1, L):
+                self._run(level, g, BLOCK, (
+                    n32, k32, np.int32(mode), np.int32(lv), shifts[lv], ws.part, ws.dest, ws.key, ws.ev, G.vw, ws.pw,
+                    ws.cap, ws.limit, ws.hist, nb, d32, sel, sst, ws.ticket[2:], ws.st))
+        chunks = (max(1, -(-n // CHUNK)),)
+        self._run(self._k("rb_rest"), chunks, 256, (
+            n32, k32, ws.dest, ws.key, G.vw, ws.pw, ws.cap, ws.limit, ws.sela, ws.ssta, ws.ev, ws.taken, ws.bsum,
+            ws.ends, ws.ticket[4:], ws.st))
+        self._run(self._k("rb_assign"), chunks, 256, (
+            n32, k32, ws.dest, G.vw, ws.ev, ws.bsum, ws.ends, ws.part, ws.pw, ws.st))
+
+    def step_pair(self, R):
+        """A label-propagation step and a rebalancing step, each with its status and copy."""
+        self.lp_step(R)
+        self.status(R, 1)
+        self.copy(R)
+        self.rb_step(R)
+        self.status(R, 2)
+        self.copy(R)
+
+    def run_on_device(self, R):
+        """Run the level's loop as one CUDA graph (a WHILE node over step pairs, no read) and
+        return True; False where such graphs are not available (the host loops instead)."""
+        global graph_failure
+        from . import recording
+
+        if not DEVICE_LOOPS or graph_failure is not None or not recording.available():
+            return False
+        from .launch import launch
+
+        cond = self._k("jet_condition", loop=True)
+        st = R.ws.st
+        try:
+            kinds = (self.xp.cuda.runtime.getDevice(), str(R.G.indptr.dtype), str(R.G.indices.dtype),
+                     self._tpv(R.G))
+            if kinds not in _warm:
+                # compile (and load) every kernel of a step pair before recording: a pair on a done
+                # status launches them all and changes nothing
+                saved = st[S_DONE].copy()
+                st[S_DONE] = 1.0
+                self.step_pair(R)
+                st[S_DONE] = saved
+                _warm.add(kinds)
+            recording.run_loop(lambda h: launch(cond, (1,), (32,), (h, st)), lambda: self.step_pair(R),
+                               keep=(R.ws, R.G), what="partition refinement")
+        except Exception as exc:  # noqa: BLE001 - nothing was launched by a failed recording
+            graph_failure = f"{type(exc).__name__}: {exc}"
+            return False
+        return True
+
+    def read_status(self, R):
+        """The status array on the host (one read)."""
+        return _host.read(R.ws.st)
+
+    def best(self, R):
+        return R.ws.best[:R.n].copy()
+
+
+#: Why the device loops (CUDA graphs) failed in this process, if they did (the host loops then).
+graph_failure = None
+#: (device, index types, lanes per vertex) whose refinement kernels have run once in this process
+#: (compiled, loaded and their launch parameters built: a recording may use them).
+_warm = set()

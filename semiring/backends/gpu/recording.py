@@ -199,6 +199,38 @@ def run_while(u, body, it, limit):
     return g
 
 
+def run_loop(cond, body, keep=(), what="run_loop"):
+    """Run ``cond(h); WHILE h { body(); cond(h) }`` on the device as one CUDA graph, where
+    ``cond(h)`` launches a kernel that sets the loop's condition handle ``h`` (a NumPy uint64)
+    with ``cudaGraphSetConditional``, and ``body()`` launches kernels only (no allocation, no
+    read; their kernels compiled beforehand). ``keep``: objects (the buffers the kernels use) held
+    until the device has run the graph. The host does not wait; the current stream orders what
+    follows. Needs :func:`available`."""
+    rt = _cudart()
+    graph = _check(rt.cudaGraphCreate(0), "cudaGraphCreate")
+    handle = _check(rt.cudaGraphConditionalHandleCreate(graph, 0, 0), "cudaGraphConditionalHandleCreate")
+    h = np.uint64(int(handle))
+    keep_first, _ = _capture(graph, lambda: cond(h), what)
+    (first,) = _graph_nodes(graph)
+    params = rt.cudaGraphNodeParams()
+    params.type = rt.cudaGraphNodeType.cudaGraphNodeTypeConditional
+    params.conditional.handle = handle
+    params.conditional.type = rt.cudaGraphConditionalNodeType.cudaGraphCondTypeWhile
+    params.conditional.size = 1
+    _check(rt.cudaGraphAddNode(graph, [first], None, 1, params), "cudaGraphAddNode")
+    body_graph = params.conditional.phGraph_out[0]
+
+    def iteration():
+        body()
+        cond(h)
+
+    keep_body, _ = _capture(body_graph, iteration, what)
+    g = Graph(graph, [keep_first, keep_body, tuple(keep)], None)
+    g.launch()
+    _retire(g)
+    return g
+
+
 def _retire(g):
     """Keep ``g`` alive until the device has run it (checked without waiting, at later calls)."""
     import cupy as cp
