@@ -131,7 +131,7 @@ class EmulatedOps:
             hub = np.full(n, n, dtype=np.int64)
             keyed = left & (np.diff(G.indptr) == 0)
         if part is not None:
-            hub = hub * 2 + part
+            hub = hub * self.k + part
         key[keyed] = hub[keyed] * n + np.flatnonzero(keyed)
         order = np.argsort(key, kind="stable")
         sk = key[order]

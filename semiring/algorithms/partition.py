@@ -540,12 +540,14 @@ def _multilevel(W, n, k, imbalance, seed):
 # ---------------------------------------------------------------------------------------------
 
 def _device_path(W, k):
-    """The GPU's resident scheme runs for a graph on the GPU with k parts that fit its kernels."""
+    """The GPU's resident scheme runs for a graph on the GPU with k parts that fit its kernels
+    (and whose matching keys, (hub * k + part) * n + v, fit in int64)."""
     if W.device != "gpu":
         return False
     from ..backends.gpu import partition as _gpu
 
-    return k <= _gpu.MAX_PARTS
+    n = W.nrows
+    return k <= _gpu.MAX_PARTS and (n + 1) * (k + 1) * n < 2**62
 
 
 def _device_arrays(G, W):

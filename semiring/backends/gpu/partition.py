@@ -472,7 +472,7 @@ class CupyOps:
         K = lambda name: self._k(name, G)  # noqa: E731
         g1 = self._grid(n)
         smix = np.uint64(seed_mix(seed))
-        use = np.int32(part is not None)
+        use = np.int32(self.k if part is not None else 0)  # parts keep the two-hop groups apart
         pp = part if part is not None else G.rows  # a placeholder pointer when unused
         cand = xp.empty(n, dtype=np.int8)
         mate = xp.empty(n, dtype=np.int32)

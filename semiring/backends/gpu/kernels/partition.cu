@@ -202,7 +202,8 @@ extern "C" __global__ void match_resolve(int n, const int* choice, signed char* 
 // Keys of the two-hop pairing. A light unmatched vertex v is "left". When more than n / 10
 // vertices are left (counter[0]), each left vertex is keyed by its heaviest neighbour (matched
 // or not; ties: larger rank_of; none: n), otherwise only the left vertices without neighbours are
-// keyed (by n); key = (hub [* 2 + part[v]]) * n + v; others NONE_KEY.
+// keyed (by n); key = (hub [* k + part[v]]) * n + v, with use_part = k (the parts) or 0; others
+// NONE_KEY.
 extern "C" __global__ void match_hubkey(const IPT* ptr, const IXT* idx, const double* w, int n, const int* mate,
                                         const long long* vw, long long maxvw, ull smix, const int* part,
                                         int use_part, const long long* counter, long long* key) {
@@ -228,7 +229,7 @@ extern "C" __global__ void match_hubkey(const IPT* ptr, const IXT* idx, const do
                 hub = n;
             }
             if (hub >= 0) {
-                if (use_part) hub = hub * 2 + part[v];
+                if (use_part) hub = hub * use_part + part[v];
                 k = hub * (long long)n + v;
             }
         }
