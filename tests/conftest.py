@@ -8,9 +8,11 @@ test hides regressions, and skip with a message on a user's machine.
 
 from __future__ import annotations
 
+import gzip
 import os
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 #: <repository root>/../shared/data
@@ -50,3 +52,17 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if item.get_closest_marker("gpu"):
             item.add_marker(pytest.mark.skip(reason=reason))
+
+
+@pytest.fixture(scope="module")
+def cnr2000(shared_data):
+    """The LAW cnr-2000 crawl (a pattern) and its published strong-component labels."""
+    import semiring as sr
+
+    A = sr.io.read(shared_data / "web/cnr-2000.mtx.gz")
+    assert (A.nrows, A.nvals) == (325_557, 3_216_152)
+    with gzip.open(shared_data / "web/cnr-2000.scc.txt.gz", "rt") as f:
+        header = f.readline()
+        law = np.loadtxt(f, dtype=np.int64)
+    assert header.startswith("#") and "100977 components" in header
+    return A, law

@@ -11,7 +11,6 @@ LAW strongly connected components of cnr-2000 (100,977, per-vertex labels in
 from __future__ import annotations
 
 import doctest
-import gzip
 import re
 
 import numpy as np
@@ -253,17 +252,6 @@ def test_ldbc_wcc(shared_data):
         for label, value in expected.items():
             assert got[index[label]] == index[int(value)], (case, label)
         check(A, cc, "weak")
-
-
-@pytest.fixture(scope="module")
-def cnr2000(shared_data):
-    A = sr.io.read(shared_data / "web/cnr-2000.mtx.gz")
-    assert (A.nrows, A.nvals) == (325_557, 3_216_152)
-    with gzip.open(shared_data / "web/cnr-2000.scc.txt.gz", "rt") as f:
-        header = f.readline()
-        law = np.loadtxt(f, dtype=np.int64)
-    assert header.startswith("#") and "100977 components" in header
-    return A, law
 
 
 @pytest.mark.data

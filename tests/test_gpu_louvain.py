@@ -38,6 +38,7 @@ import semiring as sr
 from semiring.algorithms import community
 from semiring.backends._xp import asnumpy
 from semiring.backends.gpu import louvain as dev
+from test_community import to_nx
 
 gpu = pytest.mark.gpu
 NX = {"backend": "networkx"}
@@ -50,17 +51,6 @@ NX = {"backend": "networkx"}
 def from_nx(G):
     S = nx.to_scipy_sparse_array(G, nodelist=list(G), weight="weight", dtype=np.float64)
     return sr.Matrix.from_scipy(S)
-
-
-def to_nx(A):
-    """networkx graph of a symmetric Matrix (weight = value, 1 for bool)."""
-    G = nx.Graph()
-    G.add_nodes_from(range(A.nrows))
-    r, c, v = (asnumpy(x) for x in A.to_coo())
-    keep = r <= c
-    w = np.ones(int(keep.sum())) if A.dtype == bool else v[keep].astype(np.float64)
-    G.add_weighted_edges_from(zip(r[keep].tolist(), c[keep].tolist(), w.tolist()))
-    return G
 
 
 def _file(path, pattern=False):

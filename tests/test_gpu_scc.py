@@ -12,7 +12,6 @@ order or shuffled, symmetric graphs taken as directed, and LAW's cnr-2000 web cr
 
 from __future__ import annotations
 
-import gzip
 
 import numpy as np
 import pytest
@@ -203,17 +202,6 @@ def test_a_seed_that_is_not_an_integer_raises(device, seed):
     A = _matrix(3, np.array([0, 1]), np.array([1, 0]), device)
     with pytest.raises(sr.InvalidValue, match=r"seed must be an integer; given"):
         scc(A, seed=seed)
-
-
-@pytest.fixture(scope="module")
-def cnr2000(shared_data):
-    A = sr.io.read(shared_data / "web/cnr-2000.mtx.gz")
-    assert (A.nrows, A.nvals) == (325_557, 3_216_152)
-    with gzip.open(shared_data / "web/cnr-2000.scc.txt.gz", "rt") as f:
-        header = f.readline()
-        law = np.loadtxt(f, dtype=np.int64)
-    assert header.startswith("#") and "100977 components" in header
-    return A, law
 
 
 @gpu

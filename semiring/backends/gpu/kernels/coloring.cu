@@ -1,13 +1,7 @@
 // Device-resident Jones-Plassmann coloring (backends/gpu/coloring.py).
 // Defined by the host: IPT, IXT, and persistent.cuh's constants.
 #include "persistent.cuh"
-__device__ __forceinline__ long long priority(ull v, ull seed) {
-    ull z = (v + 1ull) * 0x9E3779B97F4A7C15ull + seed * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    z = z ^ (z >> 31);
-    return (long long)(((z >> 33) << 32) | v);
-}
+#include "priority.cuh"
 
 extern "C" __global__ void jp_fused(const IPT* ptr, const IXT* idx, int n, ull seed, int* color, int* done,
                                     int* q0, int* q1, ull* ctl, unsigned* bar) {

@@ -12,6 +12,7 @@
 // (The host sorts each class's vertices so that the block-tier ones come first; BLOCK_DEG is
 // the host's.)
 #include "persistent.cuh"
+#include "priority.cuh"
 
 #define SHUFFLE_MAX 32
 #define NO_COMM 0x7fffffff
@@ -23,15 +24,6 @@
 // coloring: Jones-Plassmann on the non-hub vertices, one warp per vertex
 // ---------------------------------------------------------------------------------------------
 
-// The priorities of semiring.algorithms.coloring.priorities (splitmix64 of the vertex and the
-// seed in the high bits, the vertex in the low bits: no ties).
-__device__ __forceinline__ long long priority(ull v, ull seed) {
-    ull z = (v + 1ull) * 0x9E3779B97F4A7C15ull + seed * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    z = z ^ (z >> 31);
-    return (long long)(((z >> 33) << 32) | v);
-}
 
 __device__ __forceinline__ ull warp_or(ull x) {
     for (int o = 16; o > 0; o >>= 1) x |= __shfl_xor_sync(FULL, x, o);

@@ -2,17 +2,11 @@
 // Defined by the host: IPT, IXT (the CSR's row pointer and column index types), LOCAL_SWEEPS (sweeps of a block over its
 // arcs per pass, at most), and persistent.cuh's constants.
 #include "persistent.cuh"
+#include "priority.cuh"
 #define VMASK 0xffffffffull
 
-// The vertex's key: a splitmix64 hash of (v, seed) above the vertex id (distinct keys; the same
-// hash as semiring.algorithms.coloring.priorities and kernels/coloring.cu).
-__device__ __forceinline__ ull scc_key(ull v, ull seed) {
-    ull z = (v + 1ull) * 0x9E3779B97F4A7C15ull + seed * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    z = z ^ (z >> 31);
-    return ((z >> 33) << 32) | v;
-}
+// The vertex's key: its coloring priority (priority.cuh), the vertex id in the low 32 bits.
+__device__ __forceinline__ ull scc_key(ull v, ull seed) { return (ull)priority(v, seed); }
 
 // warp_append for 64-bit items (every lane of the warp must call it).
 __device__ __forceinline__ void warp_append64(bool pred, ull x, ull* q, ull* len) {
