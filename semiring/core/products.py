@@ -260,9 +260,10 @@ def mxm(A, B, semiring, *, mask=None, accum=None, replace=False, out=None):
 
 def _mxm(A, B, s, shape, mask, accum, replace, out):
     """The product and the write step of ``mxm`` (arguments checked and normalized)."""
-    if mask is not None and not mask.complement and A.device == "cpu" and _cpu.counts_terms(s):
-        # plus.pair under a mask (triangle counting): SciPy's compiled SpGEMM, then the mask
-        tk, tv = _cpu.mxm_count_masked(A, B, s, mask.true_keys())
+    if mask is not None and not mask.complement and _cpu.counts_terms(s):
+        # plus.pair under a mask (triangle counting): only the mask's entries are counted
+        # (CPU: SciPy's compiled SpGEMM, then the mask; GPU: a sorted-list intersection per key)
+        tk, tv = _kernels(A).mxm_count_masked(A, B, s, mask.true_keys())
     else:
         keep = mask.allows_fn() if mask is not None else None
         rows = mask.allowed_rows() if mask is not None and not mask.complement else None

@@ -14,7 +14,9 @@ from the multiply's and the monoid's CUDA snippets and cached per (semiring, typ
 
 Products the kernels cannot express exactly (integer ``div`` by zero rules, 1- and 2-byte
 atomics, operators without a snippet) go to the generic path, the array layer's code
-(:mod:`semiring.backends.array.products`) on CuPy; so does ``mxm``.
+(:mod:`semiring.backends.array.products`) on CuPy; so does ``mxm``, except ``plus.pair`` under a
+mask (triangle counting), whose entries are counted by sorted-list intersection
+(:mod:`semiring.backends.gpu.intersect`).
 
 References: Yang, Buluc, Owens, "Implementing push-pull efficiently in GraphBLAS", ICPP 2018;
 Merrill, Garland, Grimshaw, "Scalable GPU graph traversal", PPoPP 2012 (expansion by edge).
@@ -30,9 +32,10 @@ from ..array import products as _generic
 from ..array.products import mxm  # no kernel of its own: the array layer's expansion on CuPy
 from ..array.sparse import ragged_arange
 from .compiler import ctype, kernel
+from .intersect import mxm_count_masked
 from .snippets import CAS, combine, exact
 
-__all__ = ["ENABLED", "supports", "mxv", "vxm", "edge", "mxm"]
+__all__ = ["ENABLED", "supports", "mxv", "vxm", "edge", "mxm", "mxm_count_masked"]
 
 #: Use the fast kernels (False sends every product to the generic path: for comparisons).
 ENABLED = True
