@@ -362,6 +362,13 @@ def _fm(g, parts, pw, cap, target, tie, tol, stall=_host.FM_STALL, conns=None, l
                 break
 
 
+def _init_stall(n):
+    """Moves without a new best cut after which an FM pass of the initial bisection stops:
+    METIS's limit for two-way FM, ``min(max(n / 100, 15), 100)`` (on the coarsest graph the
+    passes past it rarely find a better cut, and the levels above refine it again)."""
+    return int(min(max(n // 100, 15), 100))
+
+
 def _bisect(g, k0, kk, imbalance, rng, tol, kl_tries=0, interior=True):
     """Best of INIT_TRIES greedy-growing bisections (each FM-refined, with passes from every
     vertex when ``interior``) as a 0/1 array; side 0 aims at k0/kk of the weight. With
@@ -374,12 +381,13 @@ def _bisect(g, k0, kk, imbalance, rng, tol, kl_tries=0, interior=True):
     big = int(vw.max()) - 1 if vw.size else 0
     cap = [max(x * (1 + imbalance), math.ceil(x - 1e-9) + big) for x in t]
     tie = rng.permutation(g.n).tolist()
+    stall = _init_stall(g.n)
     best = None
     for _ in range(INIT_TRIES):
         side = _host.grow_bisection(g, t[0], cap[0], rng.permutation(g.n).tolist())
         pw = g.part_weights(side, 2)
         _host.rebalance(g, side, pw, cap, tie)
-        _fm(g, side, pw, cap, t, tie, tol, stall=g.n, from_all=interior)
+        _fm(g, side, pw, cap, t, tie, tol, stall=stall, from_all=interior)
         key = (sum(max(0, pw[s] - cap[s]) for s in (0, 1)), g.cut(side))
         if best is None or key < best[0]:
             best = (key, side)
@@ -390,7 +398,7 @@ def _bisect(g, k0, kk, imbalance, rng, tol, kl_tries=0, interior=True):
             side[rng.permutation(g.n)[:n0]] = 0
             side = _kl_passes(g, side, KL_TRY_PASSES).tolist()
             pw = g.part_weights(side, 2)
-            _fm(g, side, pw, cap, t, tie, tol, stall=g.n)
+            _fm(g, side, pw, cap, t, tie, tol, stall=stall)
             key = (sum(max(0, pw[s] - cap[s]) for s in (0, 1)), g.cut(side))
             if key < best[0]:
                 best = (key, side)

@@ -12,8 +12,10 @@
   ``atomicMin`` on the edge's key, hooks onto the component across it (of two components that
   chose the same edge the smaller stays root; distinct keys leave no other cycle), and pointer
   jumping with path halving makes every vertex point at its new root; edges inside a component
-  are marked dead. A round reads one count (the hooks it made) back to the host; every round
-  at least halves the components that still have an outgoing edge, so there are O(log n).
+  are marked dead. Every round at least halves the components that still have an outgoing
+  edge, so there are O(log n). On a matrix's own entries (``spanning_forest``) all rounds run in
+  one persistent launch, separated by grid barriers; on a list of ranked edges (``boruvka``)
+  each round reads one count (the hooks it made) back to the host.
   As in ECL-MST (Fallin, Gonzalez, Seo, Burtscher 2023), the components are union-find trees
   over the original vertices rather than a contracted graph.
 
@@ -27,6 +29,7 @@ from __future__ import annotations
 import numpy as np
 
 from ... import _host
+from . import _persistent as _p
 from . import compiler
 from ._persistent import index_types
 
@@ -142,13 +145,20 @@ def spanning_forest(A):
     Borůvka on A's own entries: edge {u, v} is the entry (u, v) with u < v, ordered by (weight,
     entry position), which is (weight, min end, max end): the keys of
     ``semiring.algorithms.mst``. The forest's entries (both ways) are then cut out of A's CSR
-    (each forest edge finds its mirror entry by binary search), so no sort is needed.
+    (each forest edge finds its mirror entry by binary search), so no sort is needed. Every
+    round runs in one persistent launch, its steps separated by grid barriers (as in ECL-MST,
+    which keeps its rounds on the device): the host reads only the forest's size.
 
     Returns
     -------
     F : Matrix on the GPU, A's shape and dtype
     reads : int
-        Host reads: one per round and one for the forest's size.
+        Host reads: one (the forest's size), none for an empty graph.
+
+    Raises
+    ------
+    RuntimeError
+        A grid barrier timed out (not every block was resident at once).
     """
     import cupy as cp
 
@@ -161,8 +171,7 @@ def spanning_forest(A):
     from .compiler import ctype
 
     defs = {"IPT": ipt, "IXT": ixt, "VW": 1, "VT": ctype(A.dtype), "VKIND": _value_kind(A.dtype), "RXT": rxt}
-    k = {name: compiler.kernel("forest.cu", name, defs)
-         for name in ("msf_reset", "msf_weight", "msf_edge", "msf_hook", "bv_jump", "msf_mirror", "msf_collect")}
+    k = {name: _p.kernel("forest.cu", name, **defs) for name in ("msf_rounds", "msf_mirror", "msf_collect")}
     ptr, idx, vals = A._indptr, A._indices, A._values
     comp = cp.arange(max(n, 1), dtype=cp.int32)
     parent = cp.empty(max(n, 1), dtype=cp.int32)
@@ -170,25 +179,28 @@ def spanning_forest(A):
     be = cp.empty(max(n, 1), dtype=cp.uint64)
     dead = cp.zeros(max(nnz, 1), dtype=cp.uint8)
     in_forest = cp.zeros(max(nnz, 1), dtype=cp.uint8)
-    hooked = cp.zeros(1, dtype=cp.int32)
+    hooked = cp.zeros(3, dtype=cp.int32)
+    ctl = cp.zeros(2, dtype=cp.int32)
     nn, mm = np.int32(n), np.int64(nnz)
-    reads = 0
-    while n and nnz:
-        hooked.fill(0)
-        k["msf_reset"]((_blocks(n),), (BLOCK,), (nn, bw, be))
-        k["msf_weight"]((_blocks(nnz),), (BLOCK,), (mm, rows, idx, vals, comp, dead, bw))
-        k["msf_edge"]((_blocks(nnz),), (BLOCK,), (mm, rows, idx, vals, comp, dead, bw, be))
-        k["msf_hook"]((_blocks(n),), (BLOCK,), (nn, rows, idx, comp, be, parent, in_forest, hooked))
-        k["bv_jump"]((_blocks(n),), (BLOCK,), (nn, parent, comp))
-        reads += 1
-        if _host.read_int(hooked) == 0:
-            break
+    if n and nnz:
+        # every round in one persistent launch (no more blocks than the larger step has items)
+        blocks = min(_p.grid_size(k["msf_rounds"], ("msf_rounds",) + tuple(defs.values())),
+                     -(-max(n, nnz) // _p.BLOCK))
+        k["msf_rounds"]((blocks,), (_p.BLOCK,), (nn, mm, rows, idx, vals, comp, parent, bw, be, dead, in_forest,
+                                                 hooked, ctl, _p.barrier()))
     if nnz:
         k["msf_mirror"]((_blocks(nnz),), (BLOCK,), (mm, ptr, rows, idx, in_forest))
     pos = cp.zeros(nnz + 1, dtype=cp.int64)
     pos[1:] = cp.cumsum(in_forest[:nnz], dtype=cp.int64)
-    total = _host.read_int(pos[-1:]) if nnz else 0
-    reads += bool(nnz)
+    reads = 0
+    total = 0
+    if n and nnz:
+        # one read: the forest's size and whether every barrier held
+        total, failed = (int(x) for x in _host.read(cp.stack((pos[-1], ctl[1].astype(cp.int64)))))
+        reads = 1
+        if failed:
+            raise RuntimeError("minimum_spanning_forest: a grid barrier timed out (not every block was "
+                               "resident); no result")
     out_idx = cp.empty(total, dtype=idx.dtype)
     out_vals = cp.empty(total, dtype=vals.dtype)
     if total:

@@ -2,6 +2,9 @@
 // forest (backends/gpu/forest.py). Defined by the host: IPT, IXT (CSR index types), VW (lanes
 // per vertex in the hooking kernel, a power of two <= 32).
 #include "common.cuh"
+#ifdef BLOCK_THREADS
+#include "persistent.cuh"
+#endif
 
 #define NONE 0x7fffffff
 
@@ -128,18 +131,20 @@ extern "C" __global__ void bv_hook(int n, const int* eu, const int* ev, const in
 }
 
 // comp(v) = the root of v in the hook forest (path halving in place; the hooks form no cycle).
-extern "C" __global__ void bv_jump(int n, int* parent, int* comp) {
-    GRID_STRIDE(v, n) {
-        int r = (int)v;
-        while (true) {
-            const int y = vload(parent + r);
-            if (y == r) break;
-            const int z = vload(parent + y);
-            if (z != y) parent[r] = z;
-            r = z;
-        }
-        comp[v] = r;
+__device__ __forceinline__ void bv_jump_at(i64 v, int* parent, int* comp) {
+    int r = (int)v;
+    while (true) {
+        const int y = vload(parent + r);
+        if (y == r) break;
+        const int z = vload(parent + y);
+        if (z != y) parent[r] = z;
+        r = z;
     }
+    comp[v] = r;
+}
+
+extern "C" __global__ void bv_jump(int n, int* parent, int* comp) {
+    GRID_STRIDE(v, n) bv_jump_at(v, parent, comp);
 }
 
 // keys = the k with in_forest(k), increasing (pos = inclusive prefix sum of in_forest).
@@ -169,55 +174,82 @@ __device__ __forceinline__ ull order_key(VT x) {
 
 #define NOEDGE 0xffffffffffffffffull
 
-extern "C" __global__ void msf_reset(int n, ull* bw, ull* be) {
-    GRID_STRIDE(v, n) { bw[v] = NOEDGE; be[v] = NOEDGE; }
-}
+// The steps of a Borůvka round, one item each (an entry p or a component c), run by the
+// persistent msf_rounds.
+
+__device__ __forceinline__ void msf_reset_at(i64 v, ull* bw, ull* be) { bw[v] = NOEDGE; be[v] = NOEDGE; }
 
 // bw(c) = the smallest weight key of an edge leaving component c (edges inside die for good).
-extern "C" __global__ void msf_weight(i64 nnz, const RXT* rows, const IXT* idx, const VT* vals, const int* comp,
-                                      unsigned char* dead, ull* bw) {
-    GRID_STRIDE(p, nnz) {
-        const int u = (int)rows[p], v = (int)idx[p];
-        if (v <= u || dead[p]) continue;
-        const int a = comp[u], b = comp[v];
-        if (a == b) { dead[p] = 1; continue; }
-        const ull k = order_key(vals[p]);
-        atomicMin(bw + a, k);
-        atomicMin(bw + b, k);
-    }
+__device__ __forceinline__ void msf_weight_at(i64 p, const RXT* rows, const IXT* idx, const VT* vals,
+                                              const int* comp, unsigned char* dead, ull* bw) {
+    const int u = (int)rows[p], v = (int)idx[p];
+    if (v <= u || dead[p]) return;
+    const int a = comp[u], b = comp[v];
+    if (a == b) { dead[p] = 1; return; }
+    const ull k = order_key(vals[p]);
+    atomicMin(bw + a, k);
+    atomicMin(bw + b, k);
 }
 
 // be(c) = the first entry among c's leaving edges of weight key bw(c).
-extern "C" __global__ void msf_edge(i64 nnz, const RXT* rows, const IXT* idx, const VT* vals, const int* comp,
-                                    const unsigned char* dead, const ull* bw, ull* be) {
-    GRID_STRIDE(p, nnz) {
-        const int u = (int)rows[p], v = (int)idx[p];
-        if (v <= u || dead[p]) continue;
-        const int a = comp[u], b = comp[v];
-        const ull k = order_key(vals[p]);
-        if (k == bw[a]) atomicMin(be + a, (ull)p);
-        if (k == bw[b]) atomicMin(be + b, (ull)p);
-    }
+__device__ __forceinline__ void msf_edge_at(i64 p, const RXT* rows, const IXT* idx, const VT* vals,
+                                            const int* comp, const unsigned char* dead, const ull* bw, ull* be) {
+    const int u = (int)rows[p], v = (int)idx[p];
+    if (v <= u || dead[p]) return;
+    const int a = comp[u], b = comp[v];
+    const ull k = order_key(vals[p]);
+    if (k == bw[a]) atomicMin(be + a, (ull)p);
+    if (k == bw[b]) atomicMin(be + b, (ull)p);
 }
 
 // As bv_hook, with edges named by their entry.
-extern "C" __global__ void msf_hook(int n, const RXT* rows, const IXT* idx, const int* comp, const ull* be,
-                                    int* parent, unsigned char* in_forest, int* hooked) {
-    GRID_STRIDE(c, n) {
-        int p = comp[c];
-        if (p == (int)c && be[c] != NOEDGE) {
-            const i64 e = (i64)be[c];
-            const int a = comp[(int)rows[e]], b = comp[(int)idx[e]];
-            const int other = (a == (int)c) ? b : a;
-            if (!(be[other] == (ull)e && other > (int)c)) {
-                p = other;
-                in_forest[e] = 1;
-                atomicAdd(hooked, 1);
-            }
+__device__ __forceinline__ void msf_hook_at(i64 c, const RXT* rows, const IXT* idx, const int* comp, const ull* be,
+                                            int* parent, unsigned char* in_forest, int* hooked) {
+    int p = comp[c];
+    if (p == (int)c && be[c] != NOEDGE) {
+        const i64 e = (i64)be[c];
+        const int a = comp[(int)rows[e]], b = comp[(int)idx[e]];
+        const int other = (a == (int)c) ? b : a;
+        if (!(be[other] == (ull)e && other > (int)c)) {
+            p = other;
+            in_forest[e] = 1;
+            atomicAdd(hooked, 1);
         }
-        parent[c] = p;
     }
+    parent[c] = p;
 }
+
+#ifdef BLOCK_THREADS
+// Every round in one launch, the steps separated by grid barriers (co-resident blocks only):
+// the rounds go on while the last one hooked a component. Round r counts its hooks in
+// hooked[r % 3] and zeroes hooked[(r + 1) % 3], last read at the end of round r - 2, which
+// every block has left (it passed round r - 1's barriers). ctl[0] = the rounds; ctl[1] = 1
+// when a barrier timed out (the result is then incomplete).
+extern "C" __global__ void msf_rounds(int n, i64 nnz, const RXT* rows, const IXT* idx, const VT* vals, int* comp,
+                                      int* parent, ull* bw, ull* be, unsigned char* dead, unsigned char* in_forest,
+                                      int* hooked, int* ctl, unsigned* bar) {
+    const i64 first = (i64)blockIdx.x * blockDim.x + threadIdx.x, step = (i64)gridDim.x * blockDim.x;
+    for (int r = 0;; ++r) {
+        int* h = hooked + r % 3;
+        for (i64 v = first; v < n; v += step) msf_reset_at(v, bw, be);
+        if (first == 0) hooked[(r + 1) % 3] = 0;
+        if (!grid_sync(bar)) break;
+        for (i64 p = first; p < nnz; p += step) msf_weight_at(p, rows, idx, vals, comp, dead, bw);
+        if (!grid_sync(bar)) break;
+        for (i64 p = first; p < nnz; p += step) msf_edge_at(p, rows, idx, vals, comp, dead, bw, be);
+        if (!grid_sync(bar)) break;
+        for (i64 c = first; c < n; c += step) msf_hook_at(c, rows, idx, comp, be, parent, in_forest, h);
+        if (!grid_sync(bar)) break;
+        for (i64 v = first; v < n; v += step) bv_jump_at(v, parent, comp);
+        if (!grid_sync(bar)) break;
+        if (*(volatile int*)h == 0) {
+            if (first == 0) ctl[0] = r + 1;
+            return;
+        }
+    }
+    if (first == 0) ctl[1] = 1;
+}
+#endif
 
 // Mark each forest edge's mirror entry (v, u) too (binary search in row v, columns sorted).
 extern "C" __global__ void msf_mirror(i64 nnz, const IPT* ptr, const RXT* rows, const IXT* idx,
