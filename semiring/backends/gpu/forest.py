@@ -173,21 +173,21 @@ def spanning_forest(A):
     defs = {"IPT": ipt, "IXT": ixt, "VW": 1, "VT": ctype(A.dtype), "VKIND": _value_kind(A.dtype), "RXT": rxt}
     k = {name: _p.kernel("forest.cu", name, **defs) for name in ("msf_rounds", "msf_mirror", "msf_collect")}
     ptr, idx, vals = A._indptr, A._indices, A._values
-    comp = cp.arange(max(n, 1), dtype=cp.int32)
-    parent = cp.empty(max(n, 1), dtype=cp.int32)
-    bw = cp.empty(max(n, 1), dtype=cp.uint64)
-    be = cp.empty(max(n, 1), dtype=cp.uint64)
-    dead = cp.zeros(max(nnz, 1), dtype=cp.uint8)
-    in_forest = cp.zeros(max(nnz, 1), dtype=cp.uint8)
-    hooked = cp.zeros(3, dtype=cp.int32)
-    ctl = cp.zeros(2, dtype=cp.int32)
+    # few allocations (each costs the host more than a small graph's rounds): comp and parent,
+    # bw and be, dead and in_forest, and the barrier with the counters share one buffer each
+    m1 = max(n, 1)
+    comp, parent = cp.empty(2 * m1, dtype=cp.int32).reshape(2, m1)
+    bw, be = cp.empty(2 * m1, dtype=cp.uint64).reshape(2, m1)
+    dead, in_forest = cp.zeros(2 * max(nnz, 1), dtype=cp.uint8).reshape(2, max(nnz, 1))
+    words = cp.zeros(64 + 8, dtype=cp.uint32)  # 64 barrier words, then hooked[3] and ctl[2]
+    bar, hooked, ctl = words[:64], words[64:67].view(cp.int32), words[67:69].view(cp.int32)
     nn, mm = np.int32(n), np.int64(nnz)
     if n and nnz:
         # every round in one persistent launch (no more blocks than the larger step has items)
         blocks = min(_p.grid_size(k["msf_rounds"], ("msf_rounds",) + tuple(defs.values())),
                      -(-max(n, nnz) // _p.BLOCK))
         k["msf_rounds"]((blocks,), (_p.BLOCK,), (nn, mm, rows, idx, vals, comp, parent, bw, be, dead, in_forest,
-                                                 hooked, ctl, _p.barrier()))
+                                                 hooked, ctl, bar))
     if nnz:
         k["msf_mirror"]((_blocks(nnz),), (BLOCK,), (mm, ptr, rows, idx, in_forest))
     pos = cp.zeros(nnz + 1, dtype=cp.int64)

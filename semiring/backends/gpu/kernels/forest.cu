@@ -223,12 +223,14 @@ __device__ __forceinline__ void msf_hook_at(i64 c, const RXT* rows, const IXT* i
 // Every round in one launch, the steps separated by grid barriers (co-resident blocks only):
 // the rounds go on while the last one hooked a component. Round r counts its hooks in
 // hooked[r % 3] and zeroes hooked[(r + 1) % 3], last read at the end of round r - 2, which
-// every block has left (it passed round r - 1's barriers). ctl[0] = the rounds; ctl[1] = 1
-// when a barrier timed out (the result is then incomplete).
+// every block has left (it passed round r - 1's barriers). comp starts as the identity (the
+// first reset's barrier orders it). ctl[0] = the rounds; ctl[1] = 1 when a barrier timed out
+// (the result is then incomplete).
 extern "C" __global__ void msf_rounds(int n, i64 nnz, const RXT* rows, const IXT* idx, const VT* vals, int* comp,
                                       int* parent, ull* bw, ull* be, unsigned char* dead, unsigned char* in_forest,
                                       int* hooked, int* ctl, unsigned* bar) {
     const i64 first = (i64)blockIdx.x * blockDim.x + threadIdx.x, step = (i64)gridDim.x * blockDim.x;
+    for (i64 v = first; v < n; v += step) comp[v] = (int)v;
     for (int r = 0;; ++r) {
         int* h = hooked + r % 3;
         for (i64 v = first; v < n; v += step) msf_reset_at(v, bw, be);
