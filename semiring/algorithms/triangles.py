@@ -177,16 +177,29 @@ def triangle_count(A, *, method="sandia", presort="auto"):
     order = _presort_order(G, P, presort, what)  # validates presort for every method
     if method in ("sandia", "sandia2") and order is not None:
         P, _ = _sorted(G, P, order)
+        key = order
+    else:
+        key = None
     if method == "burkhardt":
         # C<P> = P plus.pair P;  ntri = sum(C) / 6
         return _total(_core.mxm(P, P, semiring.plus_pair, mask=P.S)) // 6
     if method == "cohen":
         # L = tril(P, -1);  U = triu(P, 1);  C<P> = L plus.pair U;  ntri = sum(C) / 2
-        L, U = _core.select(P, indexunary.tril, -1), _core.select(P, indexunary.triu, 1)
+        L, U = _triangle(G, P, "lower", key), _triangle(G, P, "upper", key)
         return _total(_core.mxm(L, U, semiring.plus_pair, mask=P.S)) // 2
     # T = tril(P, -1) (sandia) or triu(P, 1) (sandia2);  C<T> = T plus.pair T;  ntri = sum(C)
-    T = _core.select(P, indexunary.tril, -1) if method == "sandia" else _core.select(P, indexunary.triu, 1)
+    T = _triangle(G, P, "lower" if method == "sandia" else "upper", key)
     return _total(_core.mxm(T, T, semiring.plus_pair, mask=T.S))
+
+
+def _triangle(G, P, part, order):
+    """tril(P, -1) ("lower") or triu(P, 1) ("upper") of the pattern P (of the given presort
+    order, None: unsorted); cached on G, with the transpose the products take of it."""
+    def build():
+        # T = tril(P, -1) or triu(P, 1)
+        return _core.select(P, indexunary.tril, -1) if part == "lower" else _core.select(P, indexunary.triu, 1)
+
+    return G.cached(("triangle_part", part, order), build)
 
 
 def _total(C):
