@@ -38,6 +38,7 @@ from ..core.matrix import Matrix
 from ..exceptions import DomainMismatch, InvalidValue, NegativeCycleError
 from ..ops import binary, indexunary, monoid, semiring, unary
 from .bfs import bfs
+from .engines import GPU_MAX_VERTICES
 from .graph import as_graph
 from .sssp import sssp
 
@@ -81,7 +82,12 @@ def _too_big(what, need, allowed, detail):
 
 
 def _weights(G, what):
-    """The weight matrix: int64 for integer (and bool: unit) weights, float64 for floats."""
+    """The weight matrix: int64 for integer (and bool: unit) weights, float64 for floats; built
+    and checked once per graph (a refusal is not kept: every call raises it again)."""
+    return G.cached("apsp_weights", lambda: _checked_weights(G, what))
+
+
+def _checked_weights(G, what):
     A = G.A
     if A.dtype.kind == "b":
         # W = one(A) as int64: an unweighted graph has unit weights
@@ -267,8 +273,15 @@ def _stack_rows(parts, nrows, n, dtype, device):
 
 
 def _repeated(G, W, srcs, allowed, what):
-    """One search per source (BFS levels on a bool graph, else SSSP distances)."""
+    """One search per source (BFS levels on a bool graph, else SSSP distances); on the GPU the
+    searches run in batches on the device, with the same rows and errors."""
     n = G.n
+    if G.A.device == "gpu" and srcs.size and n < GPU_MAX_VERTICES:
+        if W is None:
+            per = _entry_bytes(np.int64)
+            batch = int(max(1, min(DEVICE_BFS_BATCH, srcs.size, allowed // 8 // max(n * per * 2, 1))))
+            return _batched_bfs_on_device(G, srcs, batch, allowed, what, by_source=True)
+        return _searches_on_device(G, W, srcs, allowed, what)
     dtype = np.dtype(np.int64) if W is None else W.dtype
     per = _entry_bytes(dtype)
     rows, stored = [], 0
@@ -312,17 +325,22 @@ def _batched_bfs(G, srcs, allowed, what):
     return _stack_rows(rows, srcs.size, n, np.int64, device)
 
 
-def _batched_bfs_on_device(G, srcs, batch, allowed, what):
+def _batched_bfs_on_device(G, srcs, batch, allowed, what, by_source=False):
     """The same hop counts from the GPU's batched BFS sweeps (semiring.backends.gpu.centrality):
-    a warp per row chunk and a lane per source, one host read per level of each batch."""
+    a warp per row chunk and a lane per source, one host read per level of each batch.
+    ``by_source``: ``max_bytes`` is checked source by source, as the repeated searches do (else
+    batch by batch)."""
     import cupy as cp
 
     from ..backends.gpu import centrality as _gpu
 
     n, per = G.n, _entry_bytes(np.int64)
     ptrs, cols, vals, stored, done = [cp.zeros(1, dtype=cp.int64)], [], [], 0, 0
-    for indptr, c, v in _gpu.levels(G.A, srcs, batch):
-        stored += int(c.size) * per
+    for indptr, c, v, rows in _gpu.levels(G.A, srcs, batch):
+        if by_source:
+            stored = _count_rows(np.diff(rows), done, stored, per, allowed, what, srcs)
+        else:
+            stored += int(c.size) * per
         done += int(indptr.size) - 1
         if stored > allowed:
             raise _too_big(what, stored, allowed, f"the rows of the first {done} of {srcs.size} sources")
@@ -334,6 +352,57 @@ def _batched_bfs_on_device(G, srcs, batch, allowed, what):
     indices = (cp.concatenate(cols) if cols else cp.zeros(0, dtype=cp.int64)).astype(idx)
     values = cp.concatenate(vals) if vals else cp.zeros(0, dtype=cp.int64)
     return Matrix._from_csr(int(srcs.size), n, np.int64, indptr, indices, values)
+
+
+def _count_rows(counts, first, stored, per, allowed, what, srcs, cycles=None, n=0):
+    """``stored`` plus the bytes of the rows of sources ``first, first + 1, ...`` (``counts``
+    entries each), checked source by source as :func:`_repeated` checks them: a negative cycle
+    reachable from a source (``cycles`` nonzero) or the rows so far over ``allowed`` raise."""
+    for t, k in enumerate(np.asarray(counts).tolist()):
+        if cycles is not None and cycles[t]:
+            why = ("a distance fell below minus the largest weight times n - 1" if cycles[t] & 2
+                   else f"distances still fell in round {n}")
+            raise NegativeCycleError(f"sssp: a negative-weight cycle is reachable from source {int(srcs[first + t])} "
+                                     f"({why}); shortest paths are undefined")
+        stored += k * per
+        if stored > allowed:
+            raise _too_big(what, stored, allowed, f"the rows of the first {first + t + 1} of {srcs.size} sources")
+    return stored
+
+
+def _searches_on_device(G, W, srcs, allowed, what):
+    """Distances from each source by batched Bellman-Ford on the device
+    (semiring.backends.gpu.multi_source): one persistent kernel and one host read per batch of
+    sources, the rows written on the device. Rows, errors and their order are those of one
+    :func:`~semiring.algorithms.sssp` per source."""
+    import cupy as cp
+
+    from ..backends.gpu import multi_source as _gpu
+    from .sssp import _prepared
+
+    n = G.n
+    info = _prepared(G)  # sssp's checks of the weights (-inf is refused), once per graph
+    floor = -int(info.top) * max(n - 1, 0) if W.dtype.kind == "i" else 0
+    per = _entry_bytes(W.dtype)
+    # a batch's state (n x batch pairs) takes at most 1/8 of max_bytes, as the CPU's batched BFS
+    batch = int(max(1, min(_gpu.BATCH, srcs.size, allowed // 8 // max(n * _gpu.STATE_BYTES, 1))))
+    run = G.cached("apsp_searches", lambda: _gpu.Searches(W))
+    idx = np.int32 if max(n, srcs.size * n) < 2**31 else np.int64
+    counts, cols, vals, stored = [], [], [], 0
+    for B in run.batches(srcs, batch, floor, what):
+        stored = _count_rows(B.counts, B.start, stored, per, allowed, what, srcs, B.cycles, n)
+        c, v = B.rows(idx)
+        counts.append(B.counts)
+        cols.append(c)
+        vals.append(v)
+    counts = np.concatenate(counts)
+    if idx is np.int64 and max(n, int(counts.sum())) < 2**31:
+        idx = np.int32
+    indptr = np.zeros(srcs.size + 1, dtype=idx)
+    indptr[1:] = np.cumsum(counts)
+    indices = cols[0] if len(cols) == 1 else cp.concatenate(cols)
+    values = vals[0] if len(vals) == 1 else cp.concatenate(vals)
+    return Matrix._from_csr(int(srcs.size), n, W.dtype, cp.asarray(indptr), indices.astype(idx, copy=False), values)
 
 
 def all_pairs_shortest_paths(A, *, method="auto", sources=None, max_bytes=None):
