@@ -47,11 +47,16 @@ STATE_BYTES = 11
 BATCH = 128
 
 
+def defines(ipt, ixt, floating):
+    """Definitions of ``kernels/multi_source.cu`` for W's index types (CUDA names) and weights
+    (float64 if ``floating``, else int64)."""
+    return _p.defines(IPT=ipt, IXT=ixt, FLOAT=int(bool(floating)), CH=CHUNK)
+
+
 def _kernels(W):
-    ipt, ixt = _p.index_types(W._indptr, W._indices)
-    defs = _p.defines(IPT=ipt, IXT=ixt, FLOAT=int(W.dtype.kind == "f"), CH=CHUNK)
     from . import compiler
 
+    defs = defines(*_p.index_types(W._indptr, W._indices), W.dtype.kind == "f")
     return {name: compiler.kernel("multi_source.cu", name, defs)
             for name in ("ms_chunks", "ms_fill", "ms_search", "ms_count", "ms_rows32", "ms_rows64")}
 
@@ -179,4 +184,4 @@ class Batch:
         return idx, vals
 
 
-__all__ = ["Searches", "Batch", "CHUNK", "BATCH", "STATE_BYTES"]
+__all__ = ["Searches", "Batch", "defines", "CHUNK", "BATCH", "STATE_BYTES"]

@@ -13,7 +13,7 @@
 #define I64_MAX 0x7fffffffffffffffLL
 
 #if FLOAT
-typedef double TD;
+typedef double dist_t;
 // Doubles as keys that compare as the values do (negative values with every bit flipped, others
 // with the sign bit set); -0.0 becomes +0.0 first (x + 0.0), +inf is below every NaN pattern.
 __device__ __forceinline__ ull key_of(double x) {
@@ -24,7 +24,7 @@ __device__ __forceinline__ double value_of(ull k) {
     return __longlong_as_double((long long)((k & SIGN) ? (k & ~SIGN) : ~k));
 }
 #else
-typedef long long TD;
+typedef long long dist_t;
 __device__ __forceinline__ ull key_of(long long x) { return (ull)x ^ SIGN; }
 __device__ __forceinline__ long long value_of(ull k) { return (long long)(k ^ SIGN); }
 #endif
@@ -65,7 +65,7 @@ extern "C" __global__ void ms_fill(const long long* src, int n, int b, ull* keys
     GRID_STRIDE(i, nb) {
         const long long v = i / b;
         const bool start = src[i - v * b] == v;
-        keys[i] = start ? key_of((TD)0) : UNREACHED;
+        keys[i] = start ? key_of((dist_t)0) : UNREACHED;
         act[i] = 0;
         act[nb + i] = start;
         act[2 * nb + i] = 0;
@@ -85,8 +85,8 @@ extern "C" __global__ void ms_fill(const long long* src, int n, int b, ull* keys
 // after round rmax (= n); flags[s] |= 1 where source s improved in round rmax, |= 2 where its
 // distances fell below `floor` (integers): both prove a negative cycle reachable from s.
 // ctl: [0..2] "a pair improved" of the rounds in rotation, [3] rounds run, [4] barrier failure.
-extern "C" __global__ void ms_search(const IPT* ptr, const IXT* idx, const TD* w, const long long* first,
-                                     const int* cv, int n, int b, int rmax, TD floor, ull* keys,
+extern "C" __global__ void ms_search(const IPT* ptr, const IXT* idx, const dist_t* w, const long long* first,
+                                     const int* cv, int n, int b, int rmax, dist_t floor, ull* keys,
                                      unsigned char* act, int* flags, ull* ctl, unsigned* bar) {
     const int lane = lane_id();
     const long long warp = ((long long)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
@@ -107,19 +107,19 @@ extern "C" __global__ void ms_search(const IPT* ptr, const IXT* idx, const TD* w
             const bool head = c == first[v];
             // the chunk's heads and weights, one entry per lane
             const int tl = lane < cnt ? (int)idx[lo + lane] : 0;
-            const TD wl = lane < cnt ? w[lo + lane] : (TD)0;
+            const dist_t wl = lane < cnt ? w[lo + lane] : (dist_t)0;
             for (int s0 = 0; s0 < b; s0 += 32) {
                 const int s = s0 + lane;
                 const long long i = (long long)v * b + s;
                 const bool on = s < b && ld(cur + i);
                 if (head && s < b) old[i] = 0;
                 if (!__any_sync(FULL, on)) continue;
-                const TD x = on ? value_of(ld(keys + i)) : (TD)0;
+                const dist_t x = on ? value_of(ld(keys + i)) : (dist_t)0;
                 bool cycle = false;
                 for (int j = 0; j < cnt; ++j) {
                     const int t = __shfl_sync(FULL, tl, j);
-                    const TD wt = __shfl_sync(FULL, wl, j);
-                    TD cand;
+                    const dist_t wt = __shfl_sync(FULL, wl, j);
+                    dist_t cand;
                     if (!on || !candidate(x, wt, floor, &cand, &cycle)) continue;
                     const long long k = (long long)t * b + s;
                     const ull ck = key_of(cand);
@@ -166,7 +166,7 @@ extern "C" __global__ void ms_count(int n, int b, const ull* keys, const int* fl
 // increasing, from position sum(summary[0 .. s)), and their distances.
 template <typename OT>
 __device__ __forceinline__ void rows(int n, int b, const ull* keys, const long long* summary, OT* out_idx,
-                                     TD* out_val) {
+                                     dist_t* out_val) {
     __shared__ long long tot[32];
     __shared__ long long start;
     const int s = blockIdx.x, lane = lane_id(), wid = threadIdx.x >> 5, nw = blockDim.x >> 5;
@@ -201,11 +201,11 @@ __device__ __forceinline__ void rows(int n, int b, const ull* keys, const long l
 }
 
 extern "C" __global__ void ms_rows32(int n, int b, const ull* keys, const long long* summary, int* out_idx,
-                                     TD* out_val) {
+                                     dist_t* out_val) {
     rows<int>(n, b, keys, summary, out_idx, out_val);
 }
 
 extern "C" __global__ void ms_rows64(int n, int b, const ull* keys, const long long* summary, long long* out_idx,
-                                     TD* out_val) {
+                                     dist_t* out_val) {
     rows<long long>(n, b, keys, summary, out_idx, out_val);
 }
