@@ -10,7 +10,11 @@ single-source searches, and batched multi-source BFS.
   D stays sparse: an unreachable pair has no entry and costs no term.
 - Repeated single-source searches: the source-partitioned formulation (Grama et al. 2003,
   section 10.4): one :func:`~semiring.algorithms.sssp` (or :func:`~semiring.algorithms.bfs`
-  on an unweighted graph) per source, its distances as one row.
+  on an unweighted graph) per source, its distances as one row. On the GPU the searches of a
+  batch of sources run together on the device (Okuyama, Ino and Hagihara 2012): batched
+  Bellman-Ford over an n x b distance array, a lane per source, one persistent kernel and one
+  host read per batch (``semiring.backends.gpu.multi_source``); an unweighted graph takes the
+  batched BFS sweeps below. Same rows and errors as the searches one by one.
 - Batched BFS for hop counts: a frontier matrix F holds one row per source of a batch;
   ``F<!L.S, replace> = F any.pair A`` advances every search one level in one masked product
   and ``L<F.S> = depth`` records the levels. Batches bound the memory.
@@ -24,6 +28,9 @@ G. Venkataraman, S. Sahni, S. Mukhopadhyaya, "A blocked all-pairs shortest-paths
 ACM J. Exp. Algorithmics 8, 2003. A. Buluc, J. R. Gilbert, C. Budak, "Solving path problems on
 the GPU", Parallel Computing 36(5-6), 2010. A. Grama, A. Gupta, G. Karypis, V. Kumar,
 Introduction to Parallel Computing, 2nd ed., Addison-Wesley 2003, section 10.4.
+R. Bellman, "On a routing problem", Quarterly of Applied Mathematics 16, 1958. L. R. Ford,
+"Network flow theory", RAND P-923, 1956. T. Okuyama, F. Ino, K. Hagihara, "A task parallel
+algorithm for finding all-pairs shortest paths using the GPU", IJHPCN 7(2), 2012.
 LAGraph ``LAGraph_FW`` (experimental).
 """
 
@@ -416,7 +423,8 @@ def all_pairs_shortest_paths(A, *, method="auto", sources=None, max_bytes=None):
     method : {"auto", "floyd_warshall", "repeated", "batched_bfs"}
         "floyd_warshall": :func:`floyd_warshall`, then the rows of the sources.
         "repeated": one :func:`~semiring.algorithms.sssp` per source (one
-        :func:`~semiring.algorithms.bfs` for a bool A).
+        :func:`~semiring.algorithms.bfs` for a bool A); on the GPU, the same searches run in
+        batches of sources on the device (see Notes).
         "batched_bfs": hop counts (values of A ignored, as in BFS) by multi-source BFS, up to
         :data:`BFS_BATCH` sources per masked ``any.pair`` product.
         "auto": "batched_bfs" for a bool A; "floyd_warshall" when every vertex is a source and
@@ -449,10 +457,25 @@ def all_pairs_shortest_paths(A, *, method="auto", sources=None, max_bytes=None):
     DimensionMismatch
         A is not square.
 
+    Notes
+    -----
+    "repeated" on the GPU: batched Bellman-Ford (``semiring.backends.gpu.multi_source``). Up to
+    128 sources share an n x b distance array; in each round the (vertex, source) pairs whose
+    distance fell in the round before relax their out-edges by ``atomicMin`` on an
+    order-preserving integer key of the distance (exact for int64 and float64 lengths of any
+    sign and for +inf), a warp per row chunk and a lane per source. One persistent kernel runs
+    a batch's rounds with a grid barrier between them; the host reads once per batch (each
+    source's row length and negative-cycle flag), then the rows are written on the device.
+    A change in round n, or an integer distance below minus the largest weight times n - 1,
+    proves a negative cycle reachable from that source. The result, ``max_bytes`` refusals
+    and errors are those of one search per source, in source order.
+
     References
     ----------
     Grama, Gupta, Karypis, Kumar, Introduction to Parallel Computing, 2003, section 10.4
-    (source-partitioned APSP); Fineman, Robinson, SIAM 2011 (algebraic Floyd-Warshall).
+    (source-partitioned APSP); Fineman, Robinson, SIAM 2011 (algebraic Floyd-Warshall);
+    Bellman 1958 and Ford 1956 (Bellman-Ford); Okuyama, Ino, Hagihara, IJHPCN 7(2), 2012
+    (many single-source searches at once on the GPU).
 
     Examples
     --------
