@@ -8,7 +8,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from semiring.backends.gpu import bfs_strategies, compiler, paths, products, reduce, sssp_strategies, traversal
+from semiring.backends.gpu import (bfs_strategies, compiler, multi_source, paths, products, reduce, sssp_strategies,
+                                   traversal)
 from semiring.ops import semiring as S
 
 ROOT = Path(compiler.__file__).resolve().parents[2]
@@ -24,7 +25,7 @@ def test_every_kernel_file_named_in_python_exists():
     for p in _python_sources():
         named |= set(re.findall(r'"(\w+\.cu)"', p.read_text()))
     assert {"products_pull.cu", "products_push.cu", "seg_fold.cu", "coloring.cu", "traversal.cu", "paths.cu",
-            "bfs_strategies.cu", "sssp_strategies.cu", "distributed_bfs.cu"} <= named
+            "bfs_strategies.cu", "sssp_strategies.cu", "distributed_bfs.cu", "multi_source.cu"} <= named
     for name in named:
         assert (compiler.KERNELS / name).is_file(), name
 
@@ -37,14 +38,14 @@ def test_no_cuda_source_left_in_python_strings():
 
 
 @pytest.mark.parametrize("filename", ["coloring.cu", "traversal.cu", "paths.cu", "bfs_strategies.cu",
-                                      "sssp_strategies.cu", "distributed_bfs.cu"])
+                                      "sssp_strategies.cu", "distributed_bfs.cu", "multi_source.cu"])
 def test_headers_are_pasted_once(filename):
     code = compiler.code(filename, {"A_NAME": 1})
     assert code.startswith("#define A_NAME 1\n")
     assert "#include" not in code
     assert code.count("typedef long long i64;") == 1
     assert code.count("__device__ __forceinline__ unsigned lane_id()") == 1
-    if filename in ("coloring.cu", "traversal.cu", "paths.cu"):
+    if filename in ("coloring.cu", "traversal.cu", "paths.cu", "multi_source.cu"):
         assert code.count("bool group_sync(") == 1
 
 
@@ -84,6 +85,8 @@ def test_other_kernels_define_every_placeholder():
              ("traversal.cu", traversal._defines(("int", "int", "long long", "long long"))),
              ("paths.cu", paths._defines("int", "long long", np.float32)),
              ("bfs_strategies.cu", bfs_strategies.defines(("int", "long long"))),
-             ("sssp_strategies.cu", sssp_strategies.defines("int", "int", "double"))]
+             ("sssp_strategies.cu", sssp_strategies.defines("int", "int", "double")),
+             ("multi_source.cu", multi_source.defines("int", "long long", True)),
+             ("multi_source.cu", multi_source.defines("long long", "int", False))]
     for filename, d in cases:
         assert _used_placeholders(filename) <= set(d), filename

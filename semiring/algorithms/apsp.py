@@ -10,7 +10,11 @@ single-source searches, and batched multi-source BFS.
   D stays sparse: an unreachable pair has no entry and costs no term.
 - Repeated single-source searches: the source-partitioned formulation (Grama et al. 2003,
   section 10.4): one :func:`~semiring.algorithms.sssp` (or :func:`~semiring.algorithms.bfs`
-  on an unweighted graph) per source, its distances as one row.
+  on an unweighted graph) per source, its distances as one row. On the GPU the searches of a
+  batch of sources run together on the device (Okuyama, Ino and Hagihara 2012): batched
+  Bellman-Ford over an n x b distance array, a lane per source, one persistent kernel and one
+  host read per batch (``semiring.backends.gpu.multi_source``); an unweighted graph takes the
+  batched BFS sweeps below. Same rows and errors as the searches one by one.
 - Batched BFS for hop counts: a frontier matrix F holds one row per source of a batch;
   ``F<!L.S, replace> = F any.pair A`` advances every search one level in one masked product
   and ``L<F.S> = depth`` records the levels. Batches bound the memory.
@@ -24,6 +28,9 @@ G. Venkataraman, S. Sahni, S. Mukhopadhyaya, "A blocked all-pairs shortest-paths
 ACM J. Exp. Algorithmics 8, 2003. A. Buluc, J. R. Gilbert, C. Budak, "Solving path problems on
 the GPU", Parallel Computing 36(5-6), 2010. A. Grama, A. Gupta, G. Karypis, V. Kumar,
 Introduction to Parallel Computing, 2nd ed., Addison-Wesley 2003, section 10.4.
+R. Bellman, "On a routing problem", Quarterly of Applied Mathematics 16, 1958. L. R. Ford,
+"Network flow theory", RAND P-923, 1956. T. Okuyama, F. Ino, K. Hagihara, "A task parallel
+algorithm for finding all-pairs shortest paths using the GPU", IJHPCN 7(2), 2012.
 LAGraph ``LAGraph_FW`` (experimental).
 """
 
@@ -38,6 +45,7 @@ from ..core.matrix import Matrix
 from ..exceptions import DomainMismatch, InvalidValue, NegativeCycleError
 from ..ops import binary, indexunary, monoid, semiring, unary
 from .bfs import bfs
+from .engines import GPU_MAX_VERTICES
 from .graph import as_graph
 from .sssp import sssp
 
@@ -81,7 +89,12 @@ def _too_big(what, need, allowed, detail):
 
 
 def _weights(G, what):
-    """The weight matrix: int64 for integer (and bool: unit) weights, float64 for floats."""
+    """The weight matrix: int64 for integer (and bool: unit) weights, float64 for floats; built
+    and checked once per graph (a refusal is not kept: every call raises it again)."""
+    return G.cached("apsp_weights", lambda: _checked_weights(G, what))
+
+
+def _checked_weights(G, what):
     A = G.A
     if A.dtype.kind == "b":
         # W = one(A) as int64: an unweighted graph has unit weights
@@ -267,8 +280,15 @@ def _stack_rows(parts, nrows, n, dtype, device):
 
 
 def _repeated(G, W, srcs, allowed, what):
-    """One search per source (BFS levels on a bool graph, else SSSP distances)."""
+    """One search per source (BFS levels on a bool graph, else SSSP distances); on the GPU the
+    searches run in batches on the device, with the same rows and errors."""
     n = G.n
+    if G.A.device == "gpu" and srcs.size and n < GPU_MAX_VERTICES:
+        if W is None:
+            per = _entry_bytes(np.int64)
+            batch = int(max(1, min(DEVICE_BFS_BATCH, srcs.size, allowed // 8 // max(n * per * 2, 1))))
+            return _batched_bfs_on_device(G, srcs, batch, allowed, what, by_source=True)
+        return _searches_on_device(G, W, srcs, allowed, what)
     dtype = np.dtype(np.int64) if W is None else W.dtype
     per = _entry_bytes(dtype)
     rows, stored = [], 0
@@ -312,17 +332,22 @@ def _batched_bfs(G, srcs, allowed, what):
     return _stack_rows(rows, srcs.size, n, np.int64, device)
 
 
-def _batched_bfs_on_device(G, srcs, batch, allowed, what):
+def _batched_bfs_on_device(G, srcs, batch, allowed, what, by_source=False):
     """The same hop counts from the GPU's batched BFS sweeps (semiring.backends.gpu.centrality):
-    a warp per row chunk and a lane per source, one host read per level of each batch."""
+    a warp per row chunk and a lane per source, one host read per level of each batch.
+    ``by_source``: ``max_bytes`` is checked source by source, as the repeated searches do (else
+    batch by batch)."""
     import cupy as cp
 
     from ..backends.gpu import centrality as _gpu
 
     n, per = G.n, _entry_bytes(np.int64)
     ptrs, cols, vals, stored, done = [cp.zeros(1, dtype=cp.int64)], [], [], 0, 0
-    for indptr, c, v in _gpu.levels(G.A, srcs, batch):
-        stored += int(c.size) * per
+    for indptr, c, v, rows in _gpu.levels(G.A, srcs, batch):
+        if by_source:
+            stored = _count_rows(np.diff(rows), done, stored, per, allowed, what, srcs)
+        else:
+            stored += int(c.size) * per
         done += int(indptr.size) - 1
         if stored > allowed:
             raise _too_big(what, stored, allowed, f"the rows of the first {done} of {srcs.size} sources")
@@ -336,6 +361,57 @@ def _batched_bfs_on_device(G, srcs, batch, allowed, what):
     return Matrix._from_csr(int(srcs.size), n, np.int64, indptr, indices, values)
 
 
+def _count_rows(counts, first, stored, per, allowed, what, srcs, cycles=None, n=0):
+    """``stored`` plus the bytes of the rows of sources ``first, first + 1, ...`` (``counts``
+    entries each), checked source by source as :func:`_repeated` checks them: a negative cycle
+    reachable from a source (``cycles`` nonzero) or the rows so far over ``allowed`` raise."""
+    for t, k in enumerate(np.asarray(counts).tolist()):
+        if cycles is not None and cycles[t]:
+            why = ("a distance fell below minus the largest weight times n - 1" if cycles[t] & 2
+                   else f"distances still fell in round {n}")
+            raise NegativeCycleError(f"sssp: a negative-weight cycle is reachable from source {int(srcs[first + t])} "
+                                     f"({why}); shortest paths are undefined")
+        stored += k * per
+        if stored > allowed:
+            raise _too_big(what, stored, allowed, f"the rows of the first {first + t + 1} of {srcs.size} sources")
+    return stored
+
+
+def _searches_on_device(G, W, srcs, allowed, what):
+    """Distances from each source by batched Bellman-Ford on the device
+    (semiring.backends.gpu.multi_source): one persistent kernel and one host read per batch of
+    sources, the rows written on the device. Rows, errors and their order are those of one
+    :func:`~semiring.algorithms.sssp` per source."""
+    import cupy as cp
+
+    from ..backends.gpu import multi_source as _gpu
+    from .sssp import _prepared
+
+    n = G.n
+    info = _prepared(G)  # sssp's checks of the weights (-inf is refused), once per graph
+    floor = -int(info.top) * max(n - 1, 0) if W.dtype.kind == "i" else 0
+    per = _entry_bytes(W.dtype)
+    # a batch's state (n x batch pairs) takes at most 1/8 of max_bytes, as the CPU's batched BFS
+    batch = int(max(1, min(_gpu.BATCH, srcs.size, allowed // 8 // max(n * _gpu.STATE_BYTES, 1))))
+    run = G.cached("apsp_searches", lambda: _gpu.Searches(W))
+    idx = np.int32 if max(n, srcs.size * n) < 2**31 else np.int64
+    counts, cols, vals, stored = [], [], [], 0
+    for B in run.batches(srcs, batch, floor, what):
+        stored = _count_rows(B.counts, B.start, stored, per, allowed, what, srcs, B.cycles, n)
+        c, v = B.rows(idx)
+        counts.append(B.counts)
+        cols.append(c)
+        vals.append(v)
+    counts = np.concatenate(counts)
+    if idx is np.int64 and max(n, int(counts.sum())) < 2**31:
+        idx = np.int32
+    indptr = np.zeros(srcs.size + 1, dtype=idx)
+    indptr[1:] = np.cumsum(counts)
+    indices = cols[0] if len(cols) == 1 else cp.concatenate(cols)
+    values = vals[0] if len(vals) == 1 else cp.concatenate(vals)
+    return Matrix._from_csr(int(srcs.size), n, W.dtype, cp.asarray(indptr), indices.astype(idx, copy=False), values)
+
+
 def all_pairs_shortest_paths(A, *, method="auto", sources=None, max_bytes=None):
     """Shortest-path lengths from each of several sources (by default every vertex) to every vertex.
 
@@ -347,7 +423,8 @@ def all_pairs_shortest_paths(A, *, method="auto", sources=None, max_bytes=None):
     method : {"auto", "floyd_warshall", "repeated", "batched_bfs"}
         "floyd_warshall": :func:`floyd_warshall`, then the rows of the sources.
         "repeated": one :func:`~semiring.algorithms.sssp` per source (one
-        :func:`~semiring.algorithms.bfs` for a bool A).
+        :func:`~semiring.algorithms.bfs` for a bool A); on the GPU, the same searches run in
+        batches of sources on the device (see Notes).
         "batched_bfs": hop counts (values of A ignored, as in BFS) by multi-source BFS, up to
         :data:`BFS_BATCH` sources per masked ``any.pair`` product.
         "auto": "batched_bfs" for a bool A; "floyd_warshall" when every vertex is a source and
@@ -380,10 +457,25 @@ def all_pairs_shortest_paths(A, *, method="auto", sources=None, max_bytes=None):
     DimensionMismatch
         A is not square.
 
+    Notes
+    -----
+    "repeated" on the GPU: batched Bellman-Ford (``semiring.backends.gpu.multi_source``). Up to
+    128 sources share an n x b distance array; in each round the (vertex, source) pairs whose
+    distance fell in the round before relax their out-edges by ``atomicMin`` on an
+    order-preserving integer key of the distance (exact for int64 and float64 lengths of any
+    sign and for +inf), a warp per row chunk and a lane per source. One persistent kernel runs
+    a batch's rounds with a grid barrier between them; the host reads once per batch (each
+    source's row length and negative-cycle flag), then the rows are written on the device.
+    A change in round n, or an integer distance below minus the largest weight times n - 1,
+    proves a negative cycle reachable from that source. The result, ``max_bytes`` refusals
+    and errors are those of one search per source, in source order.
+
     References
     ----------
     Grama, Gupta, Karypis, Kumar, Introduction to Parallel Computing, 2003, section 10.4
-    (source-partitioned APSP); Fineman, Robinson, SIAM 2011 (algebraic Floyd-Warshall).
+    (source-partitioned APSP); Fineman, Robinson, SIAM 2011 (algebraic Floyd-Warshall);
+    Bellman 1958 and Ford 1956 (Bellman-Ford); Okuyama, Ino, Hagihara, IJHPCN 7(2), 2012
+    (many single-source searches at once on the GPU).
 
     Examples
     --------

@@ -136,9 +136,10 @@ def levels(A, sources, batch):
 
     Yields
     ------
-    (indptr, indices, values) : cupy arrays
-        The CSR rows of one batch: row t holds the level of every vertex its source reaches
-        (int64, the source at 0).
+    (indptr, indices, values, rows)
+        The CSR rows of one batch (cupy arrays): row t holds the level of every vertex its
+        source reaches (int64, the source at 0); ``rows`` is ``indptr`` on the host (the one
+        read of the batch after its levels).
     """
     import cupy as cp
 
@@ -152,6 +153,6 @@ def levels(A, sources, batch):
         present = D >= 0
         indptr = cp.zeros(b + 1, dtype=cp.int64)
         indptr[1:] = cp.cumsum(present.sum(axis=1))
-        _host.read_int(indptr[-1:])  # then the queue is empty: flatnonzero's own read is free
+        rows = _host.read(indptr)  # then the queue is empty: flatnonzero's own read is free
         flat = cp.flatnonzero(present)
-        yield indptr, flat % n, D.ravel()[flat].astype(cp.int64)
+        yield indptr, flat % n, D.ravel()[flat].astype(cp.int64), rows
