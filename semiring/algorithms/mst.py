@@ -249,7 +249,7 @@ def minimum_spanning_forest(A, *, method="boruvka"):
     if method not in METHODS:
         raise InvalidValue(f"{what}: method must be one of {METHODS}; given {method!r}")
     if G.A.device == "gpu":
-        _check_nan(G.A, what)
+        G.cached("msf_weights_checked", lambda: _check_nan(G.A, what) or True)  # one read per Graph
         _check_symmetric(G, what)
         from ..backends.gpu import forest
 
