@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import dtypes as _dt
 from ..backends._xp import xp_of
 from ..backends.array import sparse as _sp
 from ..exceptions import InvalidValue
@@ -60,10 +61,24 @@ def ewise_add(x, y, op, *, mask=None, accum=None, replace=False, out=None):
     if _hyper.huge(x.shape):
         return _hyper.run(lambda axes, a, b, **w: ewise_add(a, b, f, **w), [(x, (0, 1)), (y, (0, 1))], x.shape,
                           out, mask, accum, replace)
+    full = _both_full(x, y)
+    if full is not None:  # the union of two full vectors is their intersection: every position
+        tk, xv, yv = full
+        tv = _dt.cast(f.eval(xv, yv), zt, f"result of {f.name}", wrap_integers=True)
+        return _write.write(out, tk, tv, x.shape, mask, accum, replace)
     xk, xv = x._keys()
     yk, yv = y._keys()
     tk, tv = _sp.union(xk, xv, yk, yv, f, zt)
     return _write.write(out, tk, tv, x.shape, mask, accum, replace)
+
+
+def _both_full(x, y):
+    """(positions, x's values, y's values) when x and y are Vectors with every position present
+    (their dense values, no lookup); else None."""
+    if isinstance(x, Matrix) or x.nvals != x.size or y.nvals != y.size:
+        return None
+    xv, yv = x._bitmap()[1], y._bitmap()[1]
+    return xp_of(xv).arange(x.size, dtype=np.int64), xv, yv
 
 
 @_v.gpu_memory("ewise_mult")
@@ -86,8 +101,11 @@ def ewise_mult(x, y, op, *, mask=None, accum=None, replace=False, out=None):
         return _hyper.run(lambda axes, a, b, **w: ewise_mult(a, b, f, **w), [(x, (0, 1)), (y, (0, 1))], x.shape,
                           out, mask, accum, replace)
     # Probe the operand with fewer entries into the other: O(small * log(large)), or
-    # O(small) against a bitmap vector.
-    if x.nvals <= y.nvals:
+    # O(small) against a bitmap vector; two full vectors meet everywhere.
+    full = _both_full(x, y)
+    if full is not None:
+        tk, xv, yv = full
+    elif x.nvals <= y.nvals:
         tk, xv = x._keys()
         hit, yv = y._values_at(tk)
         tk, xv = tk[hit], xv[hit]

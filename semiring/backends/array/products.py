@@ -70,6 +70,18 @@ def _pull_all(A, u, semiring, rows, flip):
         pos = ragged_arange(starts, counts)
         cols = indices[pos]
         bounds = xp.concatenate([xp.zeros(1, dtype=np.int64), xp.cumsum(counts)])
+    if u.nvals == u.size and pos is None:
+        # a full u and every row: every entry is a term, the row bounds are A's own
+        present, dense = u._bitmap()
+        k = cols.astype(np.int64, copy=False)
+        if k.shape[0] == 0:
+            return _empty(xp, semiring, A.dtype, u.dtype)
+        seg = bounds.astype(np.int64, copy=False)
+        nz = xp.flatnonzero(seg[1:] > seg[:-1])
+        r = nz if rows is None else rows[nz]
+        rr = repeat(r, seg[nz + 1] - seg[nz]) if semiring.multiply.positional else None
+        z = _pull_multiply(semiring, avals, dense[k], rr, k, flip)
+        return r, reduce_segments(semiring.monoid, z, seg[nz])
     if cols.shape[0] * 8 > u.size or u.format == "bitmap":
         present, dense = u._bitmap()  # many lookups: index a bitmap (built once, O(size))
         sel = xp.flatnonzero(present[cols])
