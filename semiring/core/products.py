@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from ..backends._xp import xp_of
 from ..backends.cpu import products as _cpu
+from ..backends.cpu import spmv as _cpu_spmv
 from ..exceptions import DimensionMismatch, InvalidValue
 from . import _args, _hyper, _write
 from . import _rowptr
@@ -195,6 +196,11 @@ def _matvec(what, A, u, semiring, mask, accum, replace, out, direction, trace, i
             w = resident.matvec(A, u, s, write, direction, is_vxm)
         if w is not NotImplemented:
             return w
+    if A.device == "cpu" and trace is None:
+        # arithmetic semirings by SciPy's compiled SpMV where it is exact
+        t = _cpu_spmv.matvec(A, u, s, mask, direction, is_vxm)
+        if t is not NotImplemented:
+            return _write.write(out, t[0], t[1], (n_out,), mask, accum, replace)
     k = _kernels(A)
     d = _direction(direction, u, A.nvals, n_in, n_out, mask, what, trace)
     if d == "edge":
