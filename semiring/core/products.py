@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from ..backends._xp import xp_of
 from ..backends.cpu import products as _cpu
+from ..backends.cpu import spgemm as _cpu_spgemm
 from ..backends.cpu import spmv as _cpu_spmv
 from ..exceptions import DimensionMismatch, InvalidValue
 from . import _args, _hyper, _write
@@ -271,6 +272,10 @@ def _mxm(A, B, s, shape, mask, accum, replace, out):
         # (CPU: SciPy's compiled SpGEMM, then the mask; GPU: a sorted-list intersection per key)
         tk, tv = _kernels(A).mxm_count_masked(A, B, s, mask.true_keys())
     else:
+        # arithmetic semirings on the CPU by SciPy's compiled SpGEMM where it is exact
+        t = _cpu_spgemm.mxm(A, B, s, mask) if A.device == "cpu" else NotImplemented
+        if t is not NotImplemented:
+            return _write.write(out, t[0], t[1], shape, mask, accum, replace)
         keep = mask.allows_fn() if mask is not None else None
         rows = mask.allowed_rows() if mask is not None and not mask.complement else None
         tk, tv = _kernels(A).mxm(A, B, s, keep=keep, row_allowed=rows)

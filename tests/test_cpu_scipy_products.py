@@ -1,8 +1,9 @@
-"""The CPU's SciPy SpMV path of the arithmetic semirings (``semiring.backends.cpu.spmv``)
-against the dict-of-keys reference and against the forced pull (which never takes it): values,
-the structure of the result (an output is present when some term is, whatever its value),
-masks, accumulators, full and sparse inputs, infinite weights, and the cases it must leave to
-the array layer."""
+"""The CPU's SciPy paths of the arithmetic semirings (SpMV: ``semiring.backends.cpu.spmv``;
+SpGEMM: ``semiring.backends.cpu.spgemm``) against the dict-of-keys reference and against the
+paths that never take them (a forced pull; the array layer): values, the structure of the
+result (an output is present when some term is, whatever its value, also when the terms cancel),
+masks, accumulators, full and sparse inputs, infinite weights, and the cases left to the array
+layer."""
 
 from __future__ import annotations
 
@@ -12,7 +13,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import semiring as sr
-from semiring.backends.cpu import spmv
+from semiring.backends.cpu import spgemm, spmv
+from semiring.backends.array import products as products_array
 from semiring.testing import reference as ref
 
 S = sr.semirings
@@ -127,3 +129,72 @@ def test_left_to_the_array_layer(what):
     assert spmv.calls[0] == before
     ref.assert_same(got, ref.mxv(ref.from_semiring(A), ref.from_semiring(u), s,
                                  mask=None if "mask" not in kw else ref.mask("S", ref.from_semiring(kw["mask"].parent))))
+
+
+@st.composite
+def mxm_case(draw):
+    dtype = draw(st.sampled_from(["float64", "float32"]))
+    m, k, n = (draw(st.integers(1, 7)) for _ in range(3))
+    quarters = st.integers(-8, 8).map(lambda x: x / 4)
+
+    def matrix(rows, cols):
+        present = np.array(draw(st.lists(st.booleans(), min_size=rows * cols, max_size=rows * cols)))
+        r, c = np.nonzero(present.reshape(rows, cols))
+        vals = np.array(draw(st.lists(quarters, min_size=r.size, max_size=r.size)), dtype=dtype)
+        return sr.Matrix.from_coo(r, c, vals, nrows=rows, ncols=cols, dtype=dtype)
+
+    return matrix(m, k), matrix(k, n), draw(st.sampled_from(ARITH))
+
+
+@SETTINGS
+@given(mxm_case(), st.sampled_from([None, "S", "V", "~S", "~V"]), st.booleans())
+def test_spgemm_equals_the_reference(c, mask_kind, accum):
+    A, B, s = c
+    rng = np.random.default_rng(A.nrows * 31 + B.ncols)
+    dense = rng.random((A.nrows, B.ncols)) < 0.5  # an output C with entries to mask and accumulate
+    r, cc = np.nonzero(dense)
+    C = sr.Matrix.from_coo(r, cc, (r % 2).astype(float), nrows=A.nrows, ncols=B.ncols)
+    rC = ref.from_semiring(C)
+    mask = None if mask_kind is None else {"S": C.S, "V": C.V, "~S": ~C.S, "~V": ~C.V}[mask_kind]
+    kw = {"accum": sr.binary.plus} if accum else {}
+    expected = ref.mxm(ref.from_semiring(A), ref.from_semiring(B), s, mask=ref.mask(mask_kind, rC), out=rC, **kw)
+    got = sr.mxm(A, B, s, mask=mask, out=C, **kw)
+    ref.assert_same(got, expected, rtol=1e-6)
+    # without an output: against the array layer (never the SciPy path: the product is pulled apart)
+    before = spgemm.calls[0]
+    T = sr.mxm(A, B, s)
+    assert spgemm.calls[0] == before + (A.nvals > 0 and B.nvals > 0)
+    gk, gv = products_array.mxm(A, B, s)
+    order = np.argsort(gk)
+    tr, tc, tv = T.to_coo()
+    assert (tr * B.ncols + tc).tolist() == gk[order].tolist()
+    np.testing.assert_allclose(tv, gv[order].astype(tv.dtype), rtol=1e-6)
+
+
+def test_spgemm_keeps_entries_whose_terms_cancel():
+    A = sr.Matrix.from_coo([0, 0], [0, 1], [1.0, -1.0], nrows=1, ncols=2)
+    B = sr.Matrix.from_coo([0, 1], [0, 0], [2.0, 2.0], nrows=2, ncols=1)
+    before = spgemm.calls[0]
+    C = sr.mxm(A, B, S.plus_times)
+    assert spgemm.calls[0] == before + 1
+    assert [x.tolist() for x in C.to_coo()] == [[0], [0], [0.0]]
+
+
+@pytest.mark.parametrize("what", ["int", "any", "sparse_mask", "mixed"])
+def test_spgemm_left_to_the_other_paths(what):
+    A = sr.Matrix.from_coo(np.arange(40), np.arange(40) % 5, 1.0, nrows=40, ncols=5)
+    B = sr.Matrix.from_coo(np.arange(5), np.arange(5), 2.0, nrows=5, ncols=40)
+    s, kw = S.plus_times, {}
+    if what == "int":
+        A, B = A.dup("int64"), B.dup("int64")
+    elif what == "any":
+        s = S.any_pair
+    elif what == "sparse_mask":  # one allowed output of 1,600
+        kw = {"mask": sr.Matrix.from_coo([3], [3], [True], nrows=40, ncols=40).S}
+    else:
+        A = A.dup("float32")
+    before = spgemm.calls[0]
+    got = sr.mxm(A, B, s, **kw)
+    assert spgemm.calls[0] == before
+    rmask = None if "mask" not in kw else ref.mask("S", ref.from_semiring(kw["mask"].parent))
+    ref.assert_same(got, ref.mxm(ref.from_semiring(A), ref.from_semiring(B), s, mask=rmask))
