@@ -125,12 +125,15 @@ def same_device(*objs):
         raise InvalidValue(f"operands live on different devices {sorted(devs)}; move them with .to(device)")
 
 
-def backend_name(backend):
-    """``backend`` checked to be None or a backend name (InvalidValue otherwise)."""
+def backend_name(backend, dev=None):
+    """``backend`` checked to be None or a backend name, and one that stores on ``dev`` when
+    that is given as "cpu" or "gpu" (InvalidValue otherwise; checked before a GPU is looked for)."""
     if backend is not None:
-        from ..backends._select import NAMES, _check_name
+        from ..backends._select import NAMES, _check_name, for_new
 
         _check_name(backend, "backend", NAMES + ("cupy",))
+        if (dev == "gpu" and backend in ("numpy", "suitesparse")) or (dev == "cpu" and backend == "cupy"):
+            for_new(backend, dev, ())  # raises, saying which device stores with which backend
     return backend
 
 

@@ -92,6 +92,7 @@ class Matrix:
         if cls is Matrix and nrows is not None:
             from ..backends._select import for_new
 
+            _v.backend_name(backend, device)
             if for_new(backend, _v.device(device), (nrows, ncols)) == "suitesparse":
                 from ..backends.suitesparse.containers import SSMatrix
 
@@ -141,7 +142,7 @@ class Matrix:
             ``device="gpu"`` without a usable GPU; ``backend="suitesparse"`` without python-graphblas.
         """
         check_dup_op(dup_op)
-        _v.backend_name(backend)
+        _v.backend_name(backend, device)
         if xp_of(rows) is not np and xp_of(cols) is not np and _v.device(device) == "gpu":
             return _v.placed(cls._from_coo_on_device(rows, cols, values, nrows, ncols, dtype, dup_op), device, backend)
         out = cls(nrows, ncols, "bool", backend="numpy")
@@ -318,7 +319,7 @@ class Matrix:
 
         what = "Matrix.from_scipy"
         copy = _v.flag(copy, f"{what} copy")
-        _v.backend_name(backend)
+        _v.backend_name(backend, device)
         kind = sparse_kind(S)
         if kind is None:
             raise InvalidValue(f"{what}: expected a scipy.sparse array or matrix, or a cupyx.scipy.sparse matrix; "
@@ -382,7 +383,7 @@ class Matrix:
         """
         from ._interop import dense_input
 
-        _v.backend_name(backend)
+        _v.backend_name(backend, device)
         _, arr, xp, device, d = dense_input(array, 2, dtype, device, "Matrix.from_dense")
         nrows, ncols = arr.shape
         present = _not_missing(arr, missing)
@@ -743,6 +744,7 @@ class Matrix:
         BackendUnavailable
             "gpu" without a usable GPU; "suitesparse" without python-graphblas.
         """
+        _v.backend_name(backend, device)
         device = _v.device(device)
         if backend is None and device == self._device:
             return self

@@ -62,6 +62,7 @@ class Vector:
         if cls is Vector and size is not None:
             from ..backends._select import for_new
 
+            _v.backend_name(backend, device)
             if for_new(backend, _v.device(device), (size,)) == "suitesparse":
                 from ..backends.suitesparse.containers import SSVector
 
@@ -108,7 +109,7 @@ class Vector:
         """
         size = _v.dimension(size, "Vector size")
         check_dup_op(dup_op)
-        _v.backend_name(backend)
+        _v.backend_name(backend, device)
         idx = _v.index_array(indices, size, "Vector.from_coo indices")
         vals = _v.values_array(values, idx.shape[0], dtype, "Vector.from_coo values")
         idx, vals = _build(idx, vals, dup_op, lambda key: f"index {key}")
@@ -160,7 +161,7 @@ class Vector:
         """
         from ._interop import dense_input
 
-        _v.backend_name(backend)
+        _v.backend_name(backend, device)
         src, arr, xp, device, d = dense_input(array, 1, dtype, device, "Vector.from_dense")
         if missing is None:
             idx, vals = xp.arange(arr.shape[0], dtype=np.int64), arr.copy() if arr is src else arr
@@ -440,6 +441,7 @@ class Vector:
         BackendUnavailable
             "gpu" without a usable GPU; "suitesparse" without python-graphblas.
         """
+        _v.backend_name(backend, device)
         device = _v.device(device)
         if backend is None and device == self._device:
             return self

@@ -141,6 +141,7 @@ class SSMatrix(Matrix):
 
     # -- copies -------------------------------------------------------------------------
     def to(self, device, *, backend=None):
+        _v.backend_name(backend, device)
         device = _v.device(device)
         target = "suitesparse" if backend is None and device == "cpu" else _target(backend, device)
         if target == "suitesparse":
@@ -236,6 +237,7 @@ class SSVector(Vector):
 
     # -- copies -------------------------------------------------------------------------
     def to(self, device, *, backend=None):
+        _v.backend_name(backend, device)
         device = _v.device(device)
         target = "suitesparse" if backend is None and device == "cpu" else _target(backend, device)
         if target == "suitesparse":
