@@ -558,3 +558,12 @@ def test_element_access_and_exports_match(form):
     assert np.array_equal(X.to_dense(9.0), A.to_dense(9.0)) and np.array_equal(x.to_dense(7), u.to_dense(7))
     S_ = as_form(A, form).to_scipy()
     assert (S_ != A.to_scipy()).nnz == 0 and not S_.data.flags.writeable
+
+
+def test_docstring_examples():
+    import doctest
+
+    from semiring.backends import _select
+
+    result = doctest.testmod(_select, optionflags=doctest.NORMALIZE_WHITESPACE)
+    assert result.attempted > 0 and result.failed == 0

@@ -224,12 +224,12 @@ class SSVector(Vector):
         return "suitesparse"
 
     @property
-    def nvals(self):
+    def _nv(self):  # read by Vector.nvals
         host = self._current_host()
         return host.nvals if host is not None else int(self._gb().nvals)
 
     @property
-    def format(self):
+    def _fmt(self):  # read by Vector.format
         host = self._current_host()
         if host is not None:
             return host.format
