@@ -176,6 +176,9 @@ def test_environment_variable_sets_the_initial_choice():
     r = _run("import semiring as sr\ntry:\n sr.Matrix(2, 2)\nexcept sr.InvalidValue as e:\n print(e)",
              {"SEMIRING_CPU_BACKEND": "cuda"})
     assert r.returncode == 0 and "environment variable SEMIRING_CPU_BACKEND: expected one of" in r.stdout, r.stderr
+    r = _run("import semiring as sr; print(sr.backends.set_cpu_backend('numpy'), sr.Matrix(2, 2).backend)",
+             {"SEMIRING_CPU_BACKEND": "cuda"})  # set_cpu_backend replaces an unknown name
+    assert r.returncode == 0 and r.stdout.split() == ["auto", "numpy"], r.stderr
 
 
 WITHOUT_GRAPHBLAS = """

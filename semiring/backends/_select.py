@@ -125,9 +125,12 @@ def set_cpu_backend(name):
     """
     global _setting
     _resolve(_check_name(name, "set_cpu_backend name"))
-    _process_setting()  # the environment's choice is the previous one if none was set yet
+    try:
+        _process_setting()  # the environment's choice is the previous one if none was set yet
+    except InvalidValue:  # an unknown name there: replaced by this one
+        pass
     with _setting_lock:
-        previous, _setting = _setting, name
+        previous, _setting = _setting or "auto", name
     return previous
 
 

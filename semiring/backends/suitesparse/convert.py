@@ -52,7 +52,7 @@ def import_matrix(M):
         G = gb.Matrix.ss.import_hypercsr(rows=_owned(rows, np.uint64), indptr=_owned(ptr, np.uint64), **common)
     else:
         G = gb.Matrix.ss.import_csr(indptr=_owned(rowptr, np.uint64), **common)
-    return G
+    return G.wait()  # GrB_Matrix_wait(MATERIALIZE): nothing pending when several threads read it
 
 
 def export_matrix(G, dtype):
@@ -85,11 +85,13 @@ def import_vector(u):
     t = GB_TYPES[u.dtype]
     if u.format == "bitmap":
         present, dense = u._bitmap()
-        return gb.Vector.ss.import_bitmap(bitmap=_owned(present, np.int8), values=_owned(dense, u.dtype),
-                                          nvals=u.nvals, size=u.size, take_ownership=True, dtype=t)
-    idx, vals = u._keys()
-    return gb.Vector.ss.import_sparse(size=u.size, indices=_owned(idx, np.uint64), values=_owned(vals, u.dtype),
-                                      sorted_index=True, take_ownership=True, dtype=t)
+        g = gb.Vector.ss.import_bitmap(bitmap=_owned(present, np.int8), values=_owned(dense, u.dtype),
+                                       nvals=u.nvals, size=u.size, take_ownership=True, dtype=t)
+    else:
+        idx, vals = u._keys()
+        g = gb.Vector.ss.import_sparse(size=u.size, indices=_owned(idx, np.uint64), values=_owned(vals, u.dtype),
+                                       sorted_index=True, take_ownership=True, dtype=t)
+    return g.wait()
 
 
 def export_vector(g, dtype):
