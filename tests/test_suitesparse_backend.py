@@ -26,7 +26,7 @@ from hypothesis import strategies as st
 
 import semiring as sr
 from semiring.backends import _select as selection
-from semiring.exceptions import BackendUnavailable, InvalidValue, SemiringError
+from semiring.exceptions import InvalidValue, SemiringError
 
 from _strategies import DTYPES, containers, dims, lib_mask, matrices, scalars, vec_dims, vectors
 
@@ -422,7 +422,8 @@ def _apply(d):
     if kind == "index":
         op, t = d.draw(st.sampled_from((IU.rowindex, IU.colindex, IU.diagindex))), d.draw(st.integers(-2, 2))
         return (lambda x, **w: sr.apply(x, op, thunk=t, **w)), (x,), shape
-    op, s = d.draw(st.sampled_from((B.plus, B.times, B.max, B.second, B.lt))), d.draw(scalars(d.draw(st.sampled_from(DTYPES))))
+    op = d.draw(st.sampled_from((B.plus, B.times, B.max, B.second, B.lt)))
+    s = d.draw(scalars(d.draw(st.sampled_from(DTYPES))))
     return (lambda x, **w: sr.apply(x, op, **{kind: s}, **w)), (x,), shape
 
 
