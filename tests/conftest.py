@@ -37,8 +37,60 @@ def shared_data() -> Path:
     return require_data_dir()
 
 
+def pytest_addoption(parser):
+    parser.addoption("--cpu-backend", choices=("numpy", "suitesparse", "auto"), default=None,
+                     help="the CPU backend of new containers (default: $SEMIRING_CPU_BACKEND, else auto)")
+
+
+def pytest_configure(config):
+    """``--cpu-backend`` sets the process-wide CPU backend (``semiring.backends.set_cpu_backend``)."""
+    name = config.getoption("--cpu-backend")
+    if name is not None:
+        from semiring.backends import set_cpu_backend
+
+        set_cpu_backend(name)
+
+
+@pytest.fixture(autouse=True)
+def _pinned_cpu_backend(request):
+    """Tests marked ``numpy_backend`` inspect the NumPy storage itself: they run on the NumPy
+    backend whatever the session's choice (process-wide, so their threads see it too)."""
+    if request.node.get_closest_marker("numpy_backend") is None:
+        yield
+        return
+    from semiring.backends import set_cpu_backend
+
+    previous = set_cpu_backend("numpy")
+    try:
+        yield
+    finally:
+        set_cpu_backend(previous)
+
+
+def _suitesparse_skips(items):
+    """Tests marked ``suitesparse`` skip without python-graphblas, except under CI=true with
+    SEMIRING_CPU_BACKEND=suitesparse, where a missing extra is a failure."""
+    marked = [item for item in items if item.get_closest_marker("suitesparse")]
+    if not marked:
+        return
+    from semiring.backends import suitesparse
+    from semiring.exceptions import BackendUnavailable
+
+    try:
+        suitesparse.load()
+        return
+    except BackendUnavailable as exc:
+        reason = str(exc)
+    if os.environ.get("CI") == "true" and os.environ.get("SEMIRING_CPU_BACKEND") == "suitesparse":
+        pytest.exit(f"CI=true and SEMIRING_CPU_BACKEND=suitesparse, but {reason}", returncode=1)
+    for item in marked:
+        item.add_marker(pytest.mark.skip(reason=reason))
+
+
 def pytest_collection_modifyitems(config, items):
-    """Tests marked ``gpu`` skip, with the reason CuPy gave, where no GPU can be used."""
+    """Tests marked ``gpu`` skip, with the reason CuPy gave, where no GPU can be used; those
+    marked ``suitesparse`` skip without python-graphblas (``_suitesparse_skips``)."""
+    _suitesparse_skips(items)
     if not any(item.get_closest_marker("gpu") for item in items):
         return
     from semiring.backends import gpu

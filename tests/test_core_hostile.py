@@ -577,6 +577,7 @@ EA = {(5, 7): 1.0, (5, N - 1): 3.0, (2**39, 3): 2.0, (N - 1, 0): 4.0}
 EB = {(5, 7): 10.0, (9, 3): 20.0, (N - 1, 0): -4.0, (N - 1, N - 1): 1.0}
 
 
+@pytest.mark.numpy_backend  # the NumPy hypersparse storage and its repr
 def test_empty_huge_matrix_costs_nothing():
     with little_memory(2**26):  # 64 MiB free: the dense row pointers would need 8 TiB
         A = sr.Matrix(N, N)
@@ -589,6 +590,7 @@ def test_empty_huge_matrix_costs_nothing():
         assert A.isequal(sr.Matrix(N, N)) and not A.isequal(sr.Matrix(N, N - 1))
 
 
+@pytest.mark.numpy_backend  # the NumPy hypersparse storage and its repr
 def test_huge_matrix_construction_and_access():
     with little_memory(2**26):
         A = _huge(EA)

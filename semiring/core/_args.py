@@ -63,8 +63,13 @@ def unary_like(op, what):
     return binary_or_monoid(op, what)
 
 
+def _kind(x):
+    """Vector, Matrix, or the type of anything else (containers of any backend compare equal)."""
+    return Vector if isinstance(x, Vector) else Matrix if isinstance(x, Matrix) else type(x)
+
+
 def same_shape(x, y, what):
-    if type(x) is not type(y):
+    if _kind(x) is not _kind(y):
         raise InvalidValue(f"{what}: operands must both be Vectors or both Matrices; "
                            f"given {type(x).__name__} and {type(y).__name__}")
     if x.shape != y.shape:

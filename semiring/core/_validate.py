@@ -125,17 +125,72 @@ def same_device(*objs):
         raise InvalidValue(f"operands live on different devices {sorted(devs)}; move them with .to(device)")
 
 
+def backend_name(backend, dev=None):
+    """``backend`` checked to be None or a backend name, and one that stores on ``dev`` when
+    that is given as "cpu" or "gpu" (InvalidValue otherwise; checked before a GPU is looked for)."""
+    if backend is not None:
+        from ..backends._select import NAMES, _check_name, for_new
+
+        _check_name(backend, "backend", NAMES + ("cupy",))
+        if (dev == "gpu" and backend in ("numpy", "suitesparse")) or (dev == "cpu" and backend == "cupy"):
+            for_new(backend, dev, ())  # raises, saying which device stores with which backend
+    return backend
+
+
+def backend_for(backend, dev, dims):
+    """The backend ("numpy", "suitesparse" or "cupy") of a container of ``dims`` on the
+    resolved device ``dev`` for the ``backend=`` keyword (None: the current CPU choice)."""
+    from ..backends._select import for_new
+
+    return for_new(backend, dev, dims)
+
+
+def placed(x, dev, backend):
+    """``x``, a new NumPy or CuPy container that nothing else holds, on device ``dev`` (a name
+    to resolve) and stored by ``backend`` (the ``backend=`` keyword of a constructor: None is
+    the current CPU choice)."""
+    dev = device(dev)
+    target = backend_for(backend, dev, x.shape)
+    if target == "suitesparse" and x.device == "cpu":
+        from ..backends.suitesparse.containers import adopt
+
+        return adopt(x)
+    return x.to(dev, backend=target)
+
+
+def follow_inputs(result, args, kwargs):
+    """The backend rule of operations: a new CPU result (no ``out=``) is a SuiteSparse container
+    when any container argument (an operand, or a mask's parent) is one, a NumPy one otherwise;
+    ``out=`` keeps its own backend, and a result that is one of the arguments stays as it is."""
+    from ..backends._select import SS_TYPES
+
+    if not SS_TYPES or kwargs.get("out") is not None or getattr(result, "device", None) != "cpu":
+        return result
+    rtype = type(result)
+    if rtype in SS_TYPES or not hasattr(rtype, "nvals"):
+        return result
+    inputs = (*args, *kwargs.values())
+    if not any(type(o) in SS_TYPES or type(getattr(o, "parent", None)) in SS_TYPES for o in inputs):
+        return result
+    if any(o is result for o in inputs):
+        return result
+    from ..backends.suitesparse.containers import adopt
+
+    return adopt(result)
+
+
 def gpu_memory(what):
-    """Decorator: a GPU out-of-memory error inside an operation becomes a MemoryError naming
-    the operation and its operands' sizes. Operations write their output last, so the inputs
-    and the output are intact when it is raised."""
+    """Decorator of every operation: its result follows its inputs' backend (:func:`follow_inputs`),
+    and a GPU out-of-memory error inside it becomes a MemoryError naming the operation and its
+    operands' sizes. Operations write their output last, so the inputs and the output are
+    intact when it is raised."""
     import functools
 
     def wrap(fn):
         @functools.wraps(fn)
         def inner(*args, **kwargs):
             try:
-                return fn(*args, **kwargs)
+                return follow_inputs(fn(*args, **kwargs), args, kwargs)
             except Exception as exc:
                 if type(exc).__name__ != "OutOfMemoryError":
                     raise

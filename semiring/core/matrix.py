@@ -66,13 +66,18 @@ class Matrix:
     dtype : dtype or str, default "float64"
         One of bool, int8-64, uint8-64, float32, float64.
     device : {"cpu", "gpu"}, default "cpu"
+    backend : {"numpy", "suitesparse", "auto"}, optional
+        The CPU backend that stores it (``backend`` attribute): None, the current choice
+        (:func:`semiring.backends.cpu_backend`). On the GPU: None, "auto" or "cupy".
 
     Raises
     ------
     InvalidValue
-        Bad dimensions or device.
+        Bad dimensions, device or backend.
     DomainMismatch
         Unsupported dtype.
+    BackendUnavailable
+        ``backend="suitesparse"`` without python-graphblas (``pip install "semiring[suitesparse]"``).
 
     Examples
     --------
@@ -82,7 +87,19 @@ class Matrix:
     (2, [1, 2])
     """
 
-    def __init__(self, nrows, ncols, dtype="float64", *, device="cpu"):
+    def __new__(cls, nrows=None, ncols=None, dtype=None, *, device="cpu", backend=None):
+        # the backend picks the class; an argument-less call (unpickling, copy) makes a bare object
+        if cls is Matrix and nrows is not None:
+            from ..backends._select import for_new
+
+            _v.backend_name(backend, device)
+            if for_new(backend, _v.device(device), (nrows, ncols)) == "suitesparse":
+                from ..backends.suitesparse.containers import SSMatrix
+
+                return object.__new__(SSMatrix)
+        return object.__new__(cls)
+
+    def __init__(self, nrows, ncols, dtype="float64", *, device="cpu", backend=None):
         self._nrows = _v.dimension(nrows, "Matrix nrows")
         self._ncols = _v.dimension(ncols, "Matrix ncols")
         self._dtype = _dt.lookup(dtype, "Matrix dtype")
@@ -93,7 +110,7 @@ class Matrix:
 
     # -- construction -------------------------------------------------------------------
     @classmethod
-    def from_coo(cls, rows, cols, values=None, *, nrows, ncols, dtype=None, device="cpu", dup_op=None):
+    def from_coo(cls, rows, cols, values=None, *, nrows, ncols, dtype=None, device="cpu", dup_op=None, backend=None):
         """Build from coordinate lists (``GrB_Matrix_build``).
 
         Parameters
@@ -108,6 +125,8 @@ class Matrix:
         device : {"cpu", "gpu"}
         dup_op : BinaryOp or Monoid, optional
             Combines values given for the same (row, col); None makes duplicates an error.
+        backend : {"numpy", "suitesparse", "auto"}, optional
+            The CPU backend (see :class:`Matrix`); None, the current choice.
 
         Raises
         ------
@@ -119,11 +138,14 @@ class Matrix:
             ``values`` of the wrong length.
         DomainMismatch
             Unsupported dtype.
+        BackendUnavailable
+            ``device="gpu"`` without a usable GPU; ``backend="suitesparse"`` without python-graphblas.
         """
         check_dup_op(dup_op)
+        _v.backend_name(backend, device)
         if xp_of(rows) is not np and xp_of(cols) is not np and _v.device(device) == "gpu":
-            return cls._from_coo_on_device(rows, cols, values, nrows, ncols, dtype, dup_op)
-        out = cls(nrows, ncols, "bool")
+            return _v.placed(cls._from_coo_on_device(rows, cols, values, nrows, ncols, dtype, dup_op), device, backend)
+        out = cls(nrows, ncols, "bool", backend="numpy")
         r = _v.index_array(rows, out._nrows, "Matrix.from_coo rows")
         c = _v.index_array(cols, out._ncols, "Matrix.from_coo cols")
         if r.shape != c.shape:
@@ -140,13 +162,13 @@ class Matrix:
             rows, cols = ra.ids[keys // ca.size], ca.ids[keys % ca.size]
             out._dtype = vals.dtype
             out._set_csr(_rowptr.from_rows(rows, out._nrows), cols, vals)
-            return out.to(device)
+            return _v.placed(out, device, backend)
         ncols_ = out._ncols
         keys, vals = _build(r * ncols_ + c, vals, dup_op,
                             lambda key: f"(row {key // ncols_}, col {key % ncols_})")
         out._dtype = vals.dtype
         out._assign_keys(keys, vals)
-        return out.to(device)
+        return _v.placed(out, device, backend)
 
     @classmethod
     def _from_coo_on_device(cls, rows, cols, values, nrows, ncols, dtype, dup_op):
@@ -160,7 +182,7 @@ class Matrix:
         from ..ops._base import BinaryOp, check_not_positional
         from ..ops.monoid import Monoid
 
-        out = cls(nrows, ncols, "bool")  # checks the dimensions
+        out = cls(nrows, ncols, "bool", backend="numpy")  # checks the dimensions
         nrows, ncols = out._nrows, out._ncols
         if out._huge():  # keys row * ncols + col would pass 2**63: the host path builds it
             host = None if values is None else asnumpy(values)
@@ -230,7 +252,7 @@ class Matrix:
         return cls._from_csr(nrows, ncols, vals.dtype, indptr, indices, vals)
 
     @classmethod
-    def from_scipy(cls, S, *, dtype=None, device=None, dup_op=None, copy=False):
+    def from_scipy(cls, S, *, dtype=None, device=None, dup_op=None, copy=False, backend=None):
         """Build from a scipy.sparse array or matrix, or a cupyx.scipy.sparse matrix, sharing its
         arrays where their layout is the one a Matrix stores.
 
@@ -247,6 +269,10 @@ class Matrix:
             Combines the values of repeated (row, col) entries; None makes them an error.
         copy : bool, default False
             True always copies ``S``'s arrays.
+        backend : {"numpy", "suitesparse", "auto"}, optional
+            The CPU backend (see :class:`Matrix`); None, the current choice. Either keeps the
+            no-copy rule below: a SuiteSparse matrix holds ``S``'s arrays as its NumPy form
+            until an operation needs its SuiteSparse object.
 
         Returns
         -------
@@ -293,6 +319,7 @@ class Matrix:
 
         what = "Matrix.from_scipy"
         copy = _v.flag(copy, f"{what} copy")
+        _v.backend_name(backend, device)
         kind = sparse_kind(S)
         if kind is None:
             raise InvalidValue(f"{what}: expected a scipy.sparse array or matrix, or a cupyx.scipy.sparse matrix; "
@@ -305,7 +332,7 @@ class Matrix:
         if parts is None:
             C = S.tocoo()
             return cls.from_coo(C.row, C.col, C.data, nrows=S.shape[0], ncols=S.shape[1], dtype=d, device=device,
-                                dup_op=dup_op)
+                                dup_op=dup_op, backend=backend)
         indptr, indices, data = parts
         nrows, ncols = S.shape
         vals = _dt.cast(data, d, f"{what} values")
@@ -320,10 +347,10 @@ class Matrix:
             vals = vals.copy() if vals is data else vals
         else:
             indptr, indices = indptr.astype(idx, copy=False), indices.astype(idx, copy=False)
-        return cls._from_csr(nrows, ncols, d, indptr, indices, vals).to(device)
+        return _v.placed(cls._from_csr(nrows, ncols, d, indptr, indices, vals), device, backend)
 
     @classmethod
-    def from_dense(cls, array, *, missing=None, dtype=None, device=None):
+    def from_dense(cls, array, *, missing=None, dtype=None, device=None, backend=None):
         """Build from a 2-d array; every position is present except those equal to ``missing``.
 
         Parameters
@@ -337,6 +364,8 @@ class Matrix:
             Default: the array's.
         device : {"cpu", "gpu", "auto"}, optional
             Default: where ``array`` lives. A GPU array stays on the GPU (no host round trip).
+        backend : {"numpy", "suitesparse", "auto"}, optional
+            The CPU backend (see :class:`Matrix`); None, the current choice.
 
         Returns
         -------
@@ -354,6 +383,7 @@ class Matrix:
         """
         from ._interop import dense_input
 
+        _v.backend_name(backend, device)
         _, arr, xp, device, d = dense_input(array, 2, dtype, device, "Matrix.from_dense")
         nrows, ncols = arr.shape
         present = _not_missing(arr, missing)
@@ -362,12 +392,12 @@ class Matrix:
         indptr[1:] = xp.cumsum(present.sum(axis=1))
         idx = np.int64 if xp is np or max(nrows, ncols, r.shape[0]) >= 2**31 else np.int32  # as Matrix.to("gpu")
         out = cls._from_csr(nrows, ncols, d, indptr.astype(idx, copy=False), c.astype(idx, copy=False), arr[r, c])
-        return out.to(device)
+        return _v.placed(out, device, backend)
 
     @classmethod
     def _from_csr(cls, nrows, ncols, dtype, indptr, indices, values):
         """A matrix of trusted canonical CSR arrays; ``indptr`` full or hypersparse (``_rowptr``)."""
-        out = cls.__new__(cls)
+        out = object.__new__(cls)
         out._nrows, out._ncols, out._dtype = nrows, ncols, np.dtype(dtype)
         out._device = "cpu" if xp_of(indices) is np else "gpu"
         out._readonly = False
@@ -482,6 +512,12 @@ class Matrix:
     @property
     def device(self):
         return self._device
+
+    @property
+    def backend(self):
+        """What stores it: ``"numpy"`` (NumPy/SciPy arrays on the CPU), ``"suitesparse"`` (a
+        SuiteSparse:GraphBLAS object, :mod:`semiring.backends.suitesparse`) or ``"cupy"`` (the GPU)."""
+        return "numpy" if self._device == "cpu" else "cupy"
 
     @property
     def S(self):
@@ -684,21 +720,50 @@ class Matrix:
         out[self._row_ids(), self._indices] = self._values
         return out
 
-    def to(self, device):
-        """This matrix on ``device`` ("cpu", "gpu" or "auto"): itself if already there, else a copy.
+    def to(self, device, *, backend=None):
+        """This matrix on ``device`` ("cpu", "gpu" or "auto") stored by ``backend``: itself if
+        already so, else a copy.
 
-        Raises BackendUnavailable for "gpu" without a usable GPU."""
+        Parameters
+        ----------
+        device : {"cpu", "gpu", "auto"}
+        backend : {"numpy", "suitesparse", "auto", "cupy"}, optional
+            None keeps this matrix's backend when it stays on its device, and takes the current
+            CPU choice (:func:`semiring.backends.cpu_backend`) when it comes to the CPU.
+
+        Returns
+        -------
+        Matrix
+            A copy shares nothing that either matrix writes (a matrix never writes its arrays
+            in place, so a CPU copy may hold the same ones).
+
+        Raises
+        ------
+        InvalidValue
+            An unknown backend, or one that does not store on ``device``.
+        BackendUnavailable
+            "gpu" without a usable GPU; "suitesparse" without python-graphblas.
+        """
+        _v.backend_name(backend, device)
         device = _v.device(device)
-        if device == self._device:
+        if backend is None and device == self._device:
             return self
+        target = _v.backend_for(backend, device, self.shape)
+        if target == self.backend:
+            return self
+        if device == self._device:  # the CPU, by the SuiteSparse backend
+            from ..backends.suitesparse.containers import from_numpy
+
+            return from_numpy(self)
         xp = _v.xp_for(device)
         if device == "gpu":
             # int32 indices while they fit (half the index traffic of the kernels), int64 beyond
             idx = np.int32 if max(self._nrows, self._ncols, self.nvals) < 2**31 else np.int64
             return Matrix._from_csr(self._nrows, self._ncols, self._dtype, _rowptr.astype(self._rowptr, idx, xp.asarray),
                                     xp.asarray(self._indices, dtype=idx), xp.asarray(self._values))
-        return Matrix._from_csr(self._nrows, self._ncols, self._dtype, _rowptr.astype(self._rowptr, np.int64, asnumpy),
-                                asnumpy(self._indices).astype(np.int64), asnumpy(self._values))
+        out = Matrix._from_csr(self._nrows, self._ncols, self._dtype, _rowptr.astype(self._rowptr, np.int64, asnumpy),
+                               asnumpy(self._indices).astype(np.int64), asnumpy(self._values))
+        return _v.placed(out, device, target)
 
     def dup(self, dtype=None):
         """A writable copy, optionally cast to ``dtype``.

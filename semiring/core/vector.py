@@ -32,15 +32,19 @@ class Vector:
     dtype : dtype or str, default "float64"
         One of bool, int8-64, uint8-64, float32, float64.
     device : {"cpu", "gpu"}, default "cpu"
+    backend : {"numpy", "suitesparse", "auto"}, optional
+        The CPU backend that stores it (``backend`` attribute): None, the current choice
+        (:func:`semiring.backends.cpu_backend`). On the GPU: None, "auto" or "cupy".
 
     Raises
     ------
     InvalidValue
-        ``size`` is not a non-negative integer, or ``device`` is unknown.
+        ``size`` is not a non-negative integer, or ``device`` or ``backend`` is unknown.
     DomainMismatch
         ``dtype`` is not supported.
     BackendUnavailable
-        ``device="gpu"`` and no GPU backend can be loaded.
+        ``device="gpu"`` and no GPU backend can be loaded; ``backend="suitesparse"`` without
+        python-graphblas (``pip install "semiring[suitesparse]"``).
 
     Examples
     --------
@@ -53,7 +57,19 @@ class Vector:
     #: Above this fraction of present entries the bitmap form is used.
     BITMAP_DENSITY = 1 / 16
 
-    def __init__(self, size, dtype="float64", *, device="cpu"):
+    def __new__(cls, size=None, dtype=None, *, device="cpu", backend=None):
+        # the backend picks the class; an argument-less call (unpickling, copy) makes a bare object
+        if cls is Vector and size is not None:
+            from ..backends._select import for_new
+
+            _v.backend_name(backend, device)
+            if for_new(backend, _v.device(device), (size,)) == "suitesparse":
+                from ..backends.suitesparse.containers import SSVector
+
+                return object.__new__(SSVector)
+        return object.__new__(cls)
+
+    def __init__(self, size, dtype="float64", *, device="cpu", backend=None):
         self._size = _v.dimension(size, "Vector size")
         self._dtype = _dt.lookup(dtype, "Vector dtype")
         self._device = _v.device(device)
@@ -62,7 +78,7 @@ class Vector:
 
     # -- construction -------------------------------------------------------------------
     @classmethod
-    def from_coo(cls, indices, values=None, *, size, dtype=None, device="cpu", dup_op=None):
+    def from_coo(cls, indices, values=None, *, size, dtype=None, device="cpu", dup_op=None, backend=None):
         """Build from indices and values (``GrB_Vector_build``).
 
         Parameters
@@ -77,6 +93,8 @@ class Vector:
         device : {"cpu", "gpu"}
         dup_op : BinaryOp or Monoid, optional
             Combines values given for the same index; None makes duplicates an error.
+        backend : {"numpy", "suitesparse", "auto"}, optional
+            The CPU backend (see :class:`Vector`); None, the current choice.
 
         Raises
         ------
@@ -91,15 +109,16 @@ class Vector:
         """
         size = _v.dimension(size, "Vector size")
         check_dup_op(dup_op)
+        _v.backend_name(backend, device)
         idx = _v.index_array(indices, size, "Vector.from_coo indices")
         vals = _v.values_array(values, idx.shape[0], dtype, "Vector.from_coo values")
         idx, vals = _build(idx, vals, dup_op, lambda key: f"index {key}")
-        out = cls(size, vals.dtype)
+        out = cls(size, vals.dtype, backend="numpy")
         out._set(idx, vals)
-        return out.to(device)
+        return _v.placed(out, device, backend)
 
     @classmethod
-    def from_dense(cls, array, *, missing=None, dtype=None, device=None):
+    def from_dense(cls, array, *, missing=None, dtype=None, device=None, backend=None):
         """Build from a 1-d array; every position is present except those equal to ``missing``.
 
         Parameters
@@ -115,6 +134,8 @@ class Vector:
             Default: the array's.
         device : {"cpu", "gpu", "auto"}, optional
             Default: where ``array`` lives. A GPU array stays on the GPU (no host round trip).
+        backend : {"numpy", "suitesparse", "auto"}, optional
+            The CPU backend (see :class:`Vector`); None, the current choice.
 
         Returns
         -------
@@ -140,17 +161,18 @@ class Vector:
         """
         from ._interop import dense_input
 
+        _v.backend_name(backend, device)
         src, arr, xp, device, d = dense_input(array, 1, dtype, device, "Vector.from_dense")
         if missing is None:
             idx, vals = xp.arange(arr.shape[0], dtype=np.int64), arr.copy() if arr is src else arr
         else:
             idx = xp.flatnonzero(_not_missing(arr, missing))
             vals = arr[idx]
-        return cls._from_parts(arr.shape[0], d, idx, vals).to(device)
+        return _v.placed(cls._from_parts(arr.shape[0], d, idx, vals), device, backend)
 
     @classmethod
     def _from_parts(cls, size, dtype, idx, vals):
-        out = cls.__new__(cls)
+        out = object.__new__(cls)
         out._size, out._dtype = size, np.dtype(dtype)
         out._device = "cpu" if xp_of(idx) is np else "gpu"
         out._set(idx, vals)
@@ -160,7 +182,7 @@ class Vector:
     def _from_bitmap(cls, dtype, present, dense, nvals):
         """A vector in bitmap form (trusted: ``present`` bool, ``dense`` of dtype, same length,
         ``nvals == present.sum()``); used by kernels that produce dense results on the device."""
-        out = cls.__new__(cls)
+        out = object.__new__(cls)
         out._size, out._dtype = int(present.shape[0]), np.dtype(dtype)
         out._device = "cpu" if xp_of(present) is np else "gpu"
         out._sp = None
@@ -172,7 +194,7 @@ class Vector:
     def _from_resident(cls, dtype, present, dense, count):
         """A GPU vector in bitmap form whose entry count is the device value ``count[0]`` (the
         count array of ``_resident``); the host learns it only when asked (``nvals``)."""
-        out = cls.__new__(cls)
+        out = object.__new__(cls)
         out._size, out._dtype, out._device = int(present.shape[0]), np.dtype(dtype), "gpu"
         out._sp, out._bm, out._nv, out._fmt = None, (present, dense), None, "bitmap"
         out._cnt, out._version = count, 0
@@ -326,6 +348,12 @@ class Vector:
         return self._device
 
     @property
+    def backend(self):
+        """What stores it: ``"numpy"`` (NumPy arrays on the CPU), ``"suitesparse"`` (a
+        SuiteSparse:GraphBLAS object, :mod:`semiring.backends.suitesparse`) or ``"cupy"`` (the GPU)."""
+        return "numpy" if self._device == "cpu" else "cupy"
+
+    @property
     def format(self):
         """``"sparse"`` or ``"bitmap"``: the storage currently in use."""
         return self._fmt
@@ -391,17 +419,43 @@ class Vector:
         out[present] = dense[present]
         return out
 
-    def to(self, device):
-        """This vector on ``device`` ("cpu", "gpu" or "auto"): itself if already there, else a copy.
+    def to(self, device, *, backend=None):
+        """This vector on ``device`` ("cpu", "gpu" or "auto") stored by ``backend``: itself if
+        already so, else a copy.
 
-        Raises BackendUnavailable for "gpu" without a usable GPU."""
+        Parameters
+        ----------
+        device : {"cpu", "gpu", "auto"}
+        backend : {"numpy", "suitesparse", "auto", "cupy"}, optional
+            None keeps this vector's backend when it stays on its device, and takes the current
+            CPU choice (:func:`semiring.backends.cpu_backend`) when it comes to the CPU.
+
+        Returns
+        -------
+        Vector
+
+        Raises
+        ------
+        InvalidValue
+            An unknown backend, or one that does not store on ``device``.
+        BackendUnavailable
+            "gpu" without a usable GPU; "suitesparse" without python-graphblas.
+        """
+        _v.backend_name(backend, device)
         device = _v.device(device)
-        if device == self._device:
+        if backend is None and device == self._device:
             return self
+        target = _v.backend_for(backend, device, self.shape)
+        if target == self.backend:
+            return self
+        if device == self._device:  # the CPU, by the SuiteSparse backend
+            from ..backends.suitesparse.containers import from_numpy
+
+            return from_numpy(self)
         idx, vals = self._keys()
         xp = _v.xp_for(device)
         move = (lambda a: xp.asarray(a)) if device == "gpu" else asnumpy
-        return Vector._from_parts(self._size, self._dtype, move(idx), move(vals))
+        return _v.placed(Vector._from_parts(self._size, self._dtype, move(idx), move(vals)), device, target)
 
     def dup(self, dtype=None):
         """A copy, optionally cast to ``dtype``.

@@ -21,6 +21,7 @@ import numpy as np
 
 from .. import dtypes as _dt
 from ..backends._xp import asnumpy
+from ..core import _validate as _v
 from ..core.matrix import Matrix
 from ..core.vector import Vector
 from ..exceptions import BackendUnavailable, InvalidValue
@@ -35,7 +36,7 @@ def _gb(what):
     return graphblas
 
 
-def from_graphblas(obj, *, dtype=None, device="cpu"):
+def from_graphblas(obj, *, dtype=None, device="cpu", backend=None):
     """A Matrix or Vector from a python-graphblas Matrix or Vector.
 
     Parameters
@@ -46,11 +47,15 @@ def from_graphblas(obj, *, dtype=None, device="cpu"):
     dtype : dtype, optional
         Default: ``obj``'s (BOOL -> bool, INT64 -> int64, FP64 -> float64, ...).
     device : {"cpu", "gpu", "auto"}
+    backend : {"numpy", "suitesparse", "auto"}, optional
+        The CPU backend (see :class:`semiring.Matrix`); None, the current choice. A
+        SuiteSparse result holds a duplicate of ``obj`` (``GrB_Matrix_dup``) when the dtype
+        is kept.
 
     Returns
     -------
     Matrix of shape (obj.nrows, obj.ncols), or Vector of size obj.size
-        The same stored entries (explicit zeros kept), sorted by position.
+        The same stored entries (explicit zeros kept), sorted by position; its own memory.
 
     Raises
     ------
@@ -79,6 +84,13 @@ def from_graphblas(obj, *, dtype=None, device="cpu"):
         raise InvalidValue(f"{what}: expected a graphblas.Matrix or graphblas.Vector; given {type(obj).__name__}")
     src = _dt.lookup(obj.dtype.np_type, f"{what} dtype (graphblas {obj.dtype.name})")
     d = src if dtype is None else _dt.lookup(dtype, f"{what} dtype")
+    dev = _v.device(device)
+    if d == src and _v.backend_for(backend, dev, obj.shape) == "suitesparse":
+        from ..backends.suitesparse.containers import from_gb
+
+        dup = obj.dup()  # GrB_Matrix_dup / GrB_Vector_dup: the result owns its content
+        dup.wait()
+        return from_gb(dup, d)
     if isinstance(obj, gb.Matrix):
         indptr, cols, vals = obj.to_csr(sort=True)
         out = Matrix._from_csr(obj.nrows, obj.ncols, d, indptr.view(np.int64), cols.view(np.int64),
@@ -86,7 +98,7 @@ def from_graphblas(obj, *, dtype=None, device="cpu"):
     else:
         idx, vals = obj.to_coo(sort=True)
         out = Vector._from_parts(obj.size, d, idx.view(np.int64), _dt.cast(np.asarray(vals, src), d, f"{what} values"))
-    return out.to(device)
+    return _v.placed(out, dev, backend)
 
 
 def to_graphblas(x):
@@ -120,6 +132,10 @@ def to_graphblas(x):
     if not isinstance(x, (Matrix, Vector)):
         raise InvalidValue(f"to_graphblas: expected a semiring Matrix or Vector; given {type(x).__name__}")
     gb = _gb("to_graphblas")
+    if x.backend == "suitesparse":
+        G = x._gb().dup()  # GrB_Matrix_dup / GrB_Vector_dup: independent of x
+        G.wait()
+        return G
     if isinstance(x, Matrix):
         indptr, indices, vals = (asnumpy(a) for a in (x._indptr, x._indices, x._values))
         return gb.Matrix.from_csr(indptr, indices, vals, dtype=x.dtype, nrows=x.nrows, ncols=x.ncols)
