@@ -356,7 +356,7 @@ def test_choice_estimates_are_exact_counts():
     with pytest.MonkeyPatch.context() as mp:
         # make the kept terms decide: the dot method wins without them and loses with all
         mp.setattr(core_products, "DOT_NS", {"needle": 0.0, "key": 0.0, "term": 1000.0, "entry": 0.0})
-        mp.setattr(core_products, "EXPAND_NS", {"term": 1.0, "kept": 0.0})
+        mp.setattr(core_products, "EXPAND_NS", {"term": 1.0, "kept": 0.0, "key": 0.0, "entry": 0.0})
         mp.setattr(core_products, "DOT_SAMPLE_KEYS", keys.size)
         c = core_products.mxm_method(A, Bm, S.plus_times, keys)
     assert (c.terms, c.needles) == (W, need)
@@ -365,7 +365,7 @@ def test_choice_estimates_are_exact_counts():
     # sampled every other key: an estimate, scaled from the sample's share of the needles
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(core_products, "DOT_NS", {"needle": 0.0, "key": 0.0, "term": 1000.0, "entry": 0.0})
-        mp.setattr(core_products, "EXPAND_NS", {"term": 1.0, "kept": 0.0})
+        mp.setattr(core_products, "EXPAND_NS", {"term": 1.0, "kept": 0.0, "key": 0.0, "entry": 0.0})
         mp.setattr(core_products, "DOT_SAMPLE_KEYS", (keys.size + 1) // 2)
         c = core_products.mxm_method(A, Bm, S.plus_times, keys)
     sample = keys[::2]

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
+
 from ..backends._xp import xp_of
 from ..backends.array import products as _array
-from ..backends.array.sparse import group_starts, ragged_arange
+from ..backends.array.sparse import group_starts
 from ..backends.cpu import products as _cpu
 from ..exceptions import DimensionMismatch, InvalidValue
 from . import _args, _hyper, _write
@@ -287,9 +289,9 @@ MXM_METHOD = "auto"
 #: (entry of a key's shorter list, looked up by binary search), per allowed key, per term found
 #: and per entry of A and B (their row-major keys, searched):
 DOT_NS = {"needle": 27.0, "key": 39.0, "term": 12.0, "entry": 1.4}
-#: Gustavson's expansion costs per term formed (and tested against the mask) and per term kept
-#: (multiplied and reduced by sorting):
-EXPAND_NS = {"term": 23.0, "kept": 70.0}
+#: Gustavson's expansion costs per term formed (and tested against the mask), per term kept
+#: (multiplied and reduced by sorting), per allowed key (the mask's lookups) and per entry:
+EXPAND_NS = {"term": 21.5, "kept": 56.0, "key": 27.0, "entry": 2.8}
 #: SciPy's SpGEMM of the patterns (``plus.pair`` on the CPU, :func:`semiring.backends.cpu.products.
 #: mxm_count_masked`) costs per term, per term kept, per allowed key (the mask's rows) and per
 #: entry of A and B:
@@ -343,28 +345,30 @@ def mxm_method(A, B, semiring, keys, Bt=None):
     -----
     With W the expansion's terms, N the dot method's needles and S the terms kept (found
     by both), the costs are linear in S: ``dot = DOT_NS . (N, keys, S, entries)`` against
-    ``expand = EXPAND_NS . (W, S)`` (or ``COUNT_NS . (W, S, keys, entries)``). W and N are
-    computed exactly (O(A's entries in the mask's rows + keys)); S lies in ``[0, min(W, N)]``
-    and is estimated from a sample of :data:`DOT_SAMPLE_KEYS` keys only when the choice
-    differs at its two ends. Davis (2019) chooses SuiteSparse:GraphBLAS's dot3 against saxpy
+    ``expand = EXPAND_NS . (W, S, keys, entries)`` (or ``COUNT_NS . (W, S, keys, entries)``),
+    ``entries`` being A's and B's. W and N are computed exactly, in O(A's entries + keys); S
+    lies in ``[0, min(W, N)]`` and is estimated from a sample of :data:`DOT_SAMPLE_KEYS` keys
+    only when the choice differs at its two ends. Davis (2019) chooses SuiteSparse:GraphBLAS's dot3 against saxpy
     by the same comparison of work.
     """
     xp = xp_of(keys)
     n, nkeys = B.ncols, int(keys.shape[0])
     other = "count" if A.device == "cpu" and _cpu.counts_terms(semiring) else "expand"
     entries = A.nvals + B.nvals
-    # W: the expansion's terms, B's row lengths over A's entries in the mask's rows
-    rows = keys // max(n, 1)
-    rows = rows[group_starts(rows)]
-    sa, ca = _rowptr.ranges(A._rowptr, rows)
-    cols = A._indices[ragged_arange(sa, ca)]
-    W = int(_rowptr.ranges(B._rowptr, cols)[1].sum()) if cols.shape[0] else 0
+    W = 0  # the expansion's terms: B's row lengths summed over A's entries in the mask's rows
+    if nkeys and A.nvals:
+        rows = keys // n
+        rows = rows[group_starts(rows)]
+        sa, ca = _rowptr.ranges(A._rowptr, rows)
+        per_entry = xp.concatenate([xp.zeros(1, dtype=np.int64),
+                                    xp.cumsum(_row_lengths(B, A._indices), dtype=np.int64)])
+        W = int((per_entry[sa + ca] - per_entry[sa]).sum())
 
     def other_ns(S):
         if other == "count":
             return (COUNT_NS["term"] * W + COUNT_NS["kept"] * S + COUNT_NS["key"] * nkeys
                     + COUNT_NS["entry"] * entries)
-        return EXPAND_NS["term"] * W + EXPAND_NS["kept"] * S
+        return EXPAND_NS["term"] * W + EXPAND_NS["kept"] * S + EXPAND_NS["key"] * nkeys + EXPAND_NS["entry"] * entries
 
     def dot_ns(N, S):
         return DOT_NS["needle"] * N + DOT_NS["key"] * nkeys + DOT_NS["term"] * S + DOT_NS["entry"] * entries
@@ -375,9 +379,7 @@ def mxm_method(A, B, semiring, keys, Bt=None):
         return MxmChoice(other, nkeys, W, None, None, None, other_ns(0))
     Bt = B.T if Bt is None else Bt
     i = keys // n
-    ca = _rowptr.ranges(A._rowptr, i)[1]
-    cb = _rowptr.ranges(Bt._rowptr, keys - i * n)[1]
-    need = xp.where((ca > 0) & (cb > 0), xp.minimum(ca, cb), 0)
+    need = xp.minimum(_row_lengths(A, i), _row_lengths(Bt, keys - i * n))  # per key: its shorter list
     N = int(need.sum())
     top = min(W, N)
     lo, hi = dot_ns(N, 0) < other_ns(0), dot_ns(N, top) < other_ns(top)
@@ -390,6 +392,13 @@ def mxm_method(A, B, semiring, keys, Bt=None):
         S = _array.mxm_dot_terms(A, Bt, keys[::step]) * N / n_sample if n_sample else 0.0
         use_dot = dot_ns(N, S) < other_ns(S)
     return MxmChoice("dot" if use_dot else other, nkeys, W, N, S, dot_ns(N, S or 0), other_ns(S or 0))
+
+
+def _row_lengths(A, rows):
+    """The number of entries in each of A's ``rows`` (int64 array of row ids)."""
+    if _rowptr.is_hyper(A._rowptr):
+        return _rowptr.ranges(A._rowptr, rows)[1]
+    return xp_of(rows).diff(A._rowptr)[rows]
 
 
 def _mxm(A, B, s, shape, mask, accum, replace, out):

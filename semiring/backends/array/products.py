@@ -23,7 +23,7 @@ import numpy as np
 from ...core import _rowptr
 from .._xp import repeat, xp_of
 from .reduce import reduce_segments
-from .sparse import group_starts, ragged_arange, reduce_by_key, reduce_by_key_dense
+from .sparse import group_starts, member, ragged_arange, reduce_by_key, reduce_by_key_dense
 
 #: Product terms expanded at once in mxm; rows are processed in chunks below this.
 MXM_CHUNK_TERMS = 1 << 22
@@ -415,11 +415,24 @@ def mxm_dot(A, Bt, semiring, keys):
 
 
 def mxm_dot_terms(A, Bt, keys):
-    """The number of product terms ``A(i,k) * B(k,j)`` over the allowed ``keys`` (as in
-    :func:`mxm_dot`, which multiplies and reduces exactly these): an int."""
-    if keys.shape[0] == 0 or A.nvals == 0 or Bt.nvals == 0:
-        return 0
-    return sum(int(m[3].shape[0]) for m in _dot_matches(A, Bt, keys))
+    """The number of product terms ``A(i,k) * B(k,j)`` over the allowed ``keys`` (the terms
+    :func:`mxm_dot` multiplies and reduces): an int. For a sample of keys (a cost estimate):
+    both lists of each key are gathered whole and merged (``searchsorted`` of one in the other,
+    both tagged ``key * K + k``), with no pass over the whole matrices."""
+    xp = xp_of(keys)
+    n, K = Bt.nrows, max(A.ncols, 1)
+    step = max(1, (1 << 62) // K)  # keys per pass: tags key * K + k stay below 2**62
+    total = 0
+    for b0 in range(0, keys.shape[0], step):
+        block = keys[b0:b0 + step]
+        i = block // n
+        sa, ca = _rowptr.ranges(A._rowptr, i)
+        sb, cb = _rowptr.ranges(Bt._rowptr, block - i * n)
+        e = xp.arange(block.shape[0], dtype=np.int64)
+        ka = repeat(e, ca) * K + A._indices[ragged_arange(sa, ca)].astype(np.int64, copy=False)
+        kb = repeat(e, cb) * K + Bt._indices[ragged_arange(sb, cb)].astype(np.int64, copy=False)
+        total += int(member(kb, ka).sum())
+    return total
 
 def edge(A, u, semiring, keep=None, is_vxm=False, gather=rows_of):
     """Edge-centric product over every stored entry of A (COO order). Over arrays this is the
