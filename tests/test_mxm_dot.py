@@ -242,7 +242,7 @@ def test_dot_on_empty_operands_and_masks():
         assert sr.mxm(A, Bm, S.plus_times, mask=sr.Matrix.from_coo([0], [0], [True], nrows=1, ncols=1).S).nvals == 0
 
 
-@pytest.mark.parametrize("forced", FORCED_METHODS)
+@pytest.mark.parametrize("forced", ["auto", *FORCED_METHODS])
 @settings(max_examples=30, deadline=None, derandomize=True,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(case=product_case())
@@ -340,8 +340,8 @@ def test_choice_expansion_or_scipy_for_a_dense_mask():
 
 
 def test_choice_estimates_are_exact_counts():
-    """W (expansion terms), N (needles) and, when every key is sampled, the kept terms are the
-    exact counts of a dense computation."""
+    """W (expansion terms) is exact; N (needles) and the kept terms are exact when every key
+    is sampled, and the sample's counts scaled otherwise (against a dense computation)."""
     rng = np.random.default_rng(5)
     A, pa = random_matrix(rng, 40, 30, 0.3, "float64")
     Bm, pb = random_matrix(rng, 30, 50, 0.3, "float64")
@@ -362,16 +362,28 @@ def test_choice_estimates_are_exact_counts():
     assert (c.terms, c.needles) == (W, need)
     assert c.kept == kept
     assert c.method == ("dot" if 1000.0 * kept < W else "expand")
-    # sampled every other key: an estimate, scaled from the sample's share of the needles
+    # the same counts from hypersparse row pointers
+    with always_hypersparse():
+        Ah, Bh = rebuild(A), rebuild(Bm)
+        assert Ah.format == Bh.format == Bh.T.format == "hypersparse"
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setattr(core_products, "DOT_NS", {"needle": 0.0, "key": 0.0, "term": 1000.0, "entry": 0.0})
+            mp.setattr(core_products, "EXPAND_NS", {"term": 1.0, "kept": 0.0, "key": 0.0, "entry": 0.0})
+            mp.setattr(core_products, "DOT_SAMPLE_KEYS", keys.size)
+            assert core_products.mxm_method(Ah, Bh, S.plus_times, keys) == c
+    # sampled every other key: estimates, the sample's counts scaled to all keys
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(core_products, "DOT_NS", {"needle": 0.0, "key": 0.0, "term": 1000.0, "entry": 0.0})
         mp.setattr(core_products, "EXPAND_NS", {"term": 1.0, "kept": 0.0, "key": 0.0, "entry": 0.0})
         mp.setattr(core_products, "DOT_SAMPLE_KEYS", (keys.size + 1) // 2)
         c = core_products.mxm_method(A, Bm, S.plus_times, keys)
     sample = keys[::2]
+    scale = keys.size / sample.size
     n_sample = int(np.where((dega > 0) & (degb > 0), np.minimum(dega, degb), 0)[::2].sum())
     k_sample = int((pa.astype(np.int64) @ pb.astype(np.int64))[sample // 50, sample % 50].sum())
-    assert c.kept == pytest.approx(k_sample * need / n_sample)
+    assert c.terms == W
+    assert c.needles == pytest.approx(n_sample * scale)
+    assert c.kept == pytest.approx(k_sample * scale)
 
 
 def test_choice_skips_the_transpose_when_settled_by_bounds():

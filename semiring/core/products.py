@@ -296,8 +296,8 @@ EXPAND_NS = {"term": 21.5, "kept": 56.0, "key": 27.0, "entry": 2.8}
 #: mxm_count_masked`) costs per term, per term kept, per allowed key (the mask's rows) and per
 #: entry of A and B:
 COUNT_NS = {"term": 3.4, "kept": 3.4, "key": 46.0, "entry": 6.2}
-#: Allowed keys whose terms are counted when the choice depends on how many terms are kept
-#: (their share of the needles scales to all keys).
+#: Allowed keys (evenly spaced) on which the dot method's needles, and where the choice depends
+#: on them the terms kept, are counted and scaled to all keys; with fewer keys, all are counted.
 DOT_SAMPLE_KEYS = 2048
 _METHODS = ("auto", "dot", "expand", "count")
 
@@ -308,14 +308,15 @@ class MxmChoice:
     model :data:`DOT_NS`, :data:`EXPAND_NS`, :data:`COUNT_NS`).
 
     ``terms``: the expansion's terms (A's entries in the mask's rows times B's row lengths);
-    ``needles``: the dot method's lookups (per allowed key, the shorter of its two lists);
-    ``kept``: the terms found (exact for a sampled estimate's keys, scaled; None if not needed).
+    ``needles``: the dot method's lookups (per allowed key, the shorter of its two lists) and
+    ``kept``: the terms found, both counted on :data:`DOT_SAMPLE_KEYS` keys and scaled (None
+    where the choice did not need them).
     """
 
     method: str
     keys: int
     terms: int
-    needles: int | None
+    needles: float | None
     kept: float | None
     dot_ns: float | None
     other_ns: float
@@ -346,10 +347,10 @@ def mxm_method(A, B, semiring, keys, Bt=None):
     With W the expansion's terms, N the dot method's needles and S the terms kept (found
     by both), the costs are linear in S: ``dot = DOT_NS . (N, keys, S, entries)`` against
     ``expand = EXPAND_NS . (W, S, keys, entries)`` (or ``COUNT_NS . (W, S, keys, entries)``),
-    ``entries`` being A's and B's. W and N are computed exactly, in O(A's entries + keys); S
-    lies in ``[0, min(W, N)]`` and is estimated from a sample of :data:`DOT_SAMPLE_KEYS` keys
-    only when the choice differs at its two ends. Davis (2019) chooses SuiteSparse:GraphBLAS's dot3 against saxpy
-    by the same comparison of work.
+    ``entries`` being A's and B's. W is computed exactly, in O(A's entries); N is counted on
+    :data:`DOT_SAMPLE_KEYS` evenly spaced keys and scaled, and so is S, which lies in
+    ``[0, min(W, N)]``, when the choice differs at the two ends. Davis (2019) chooses
+    SuiteSparse:GraphBLAS's dot3 against saxpy by the same comparison of work.
     """
     xp = xp_of(keys)
     n, nkeys = B.ncols, int(keys.shape[0])
@@ -357,12 +358,17 @@ def mxm_method(A, B, semiring, keys, Bt=None):
     entries = A.nvals + B.nvals
     W = 0  # the expansion's terms: B's row lengths summed over A's entries in the mask's rows
     if nkeys and A.nvals:
-        rows = keys // n
-        rows = rows[group_starts(rows)]
-        sa, ca = _rowptr.ranges(A._rowptr, rows)
-        per_entry = xp.concatenate([xp.zeros(1, dtype=np.int64),
-                                    xp.cumsum(_row_lengths(B, A._indices), dtype=np.int64)])
-        W = int((per_entry[sa + ca] - per_entry[sa]).sum())
+        per_entry = _row_lengths(B, A._indices)  # the terms each entry A(i,k) expands: deg_B(k)
+        if _rowptr.is_hyper(A._rowptr):  # sum them over the mask's rows, by the rows' ranges
+            rows = keys // n
+            rows = rows[group_starts(rows)]
+            sa, ca = _rowptr.ranges(A._rowptr, rows)
+            per_entry = xp.concatenate([xp.zeros(1, dtype=np.int64), xp.cumsum(per_entry, dtype=np.int64)])
+            W = int((per_entry[sa + ca] - per_entry[sa]).sum())
+        else:  # ... by a flag per row
+            held = xp.zeros(A.nrows, dtype=np.int64)
+            held[keys // n] = 1
+            W = int(xp.dot(per_entry.astype(np.int64, copy=False), held[A._row_ids()]))
 
     def other_ns(S):
         if other == "count":
@@ -378,18 +384,18 @@ def mxm_method(A, B, semiring, keys, Bt=None):
         # exceed the other's most
         return MxmChoice(other, nkeys, W, None, None, None, other_ns(0))
     Bt = B.T if Bt is None else Bt
-    i = keys // n
-    need = xp.minimum(_row_lengths(A, i), _row_lengths(Bt, keys - i * n))  # per key: its shorter list
-    N = int(need.sum())
+    sample = keys[::-(-nkeys // DOT_SAMPLE_KEYS)]  # evenly spaced keys, all when there are few
+    scale = nkeys / sample.shape[0]
+    i = sample // n
+    # per key: its shorter list
+    N = int(xp.minimum(_row_lengths(A, i), _row_lengths(Bt, sample - i * n)).sum()) * scale
     top = min(W, N)
     lo, hi = dot_ns(N, 0) < other_ns(0), dot_ns(N, top) < other_ns(top)
     if lo == hi:  # the same choice whatever the kept terms
         S = None
         use_dot = lo
-    else:  # the kept terms decide: count them on a sample of the keys, scaled by its needles
-        step = -(-nkeys // DOT_SAMPLE_KEYS)
-        n_sample = int(need[::step].sum())
-        S = _array.mxm_dot_terms(A, Bt, keys[::step]) * N / n_sample if n_sample else 0.0
+    else:  # the kept terms decide: count them on the sample
+        S = _array.mxm_dot_terms(A, Bt, sample) * scale
         use_dot = dot_ns(N, S) < other_ns(S)
     return MxmChoice("dot" if use_dot else other, nkeys, W, N, S, dot_ns(N, S or 0), other_ns(S or 0))
 

@@ -284,7 +284,7 @@ def mxm(A, B, semiring, keep=None, row_allowed=None):
 
 #: Shorter-list entries (needles) the masked dot-product mxm looks up at once; the allowed keys
 #: are taken in blocks of at most this many, and each block's needles in chunks below this.
-DOT_CHUNK_TERMS = 1 << 22
+DOT_CHUNK_TERMS = 1 << 20
 
 
 def _dot_matches(A, Bt, keys):
