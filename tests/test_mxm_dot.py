@@ -388,13 +388,35 @@ def test_choice_estimates_are_exact_counts():
 
 def test_choice_skips_the_transpose_when_settled_by_bounds():
     """No product term at all (A's rows under the mask are empty): the expansion is chosen
-    without building B'."""
+    without building B'; nor is B' built when the needles alone settle the choice."""
     A = sr.Matrix.from_coo([0], [0], [1.0], nrows=3, ncols=3)
     Bm = sr.Matrix.from_coo([1, 2], [0, 2], [1.0, 1.0], nrows=3, ncols=3)
     Mk = sr.Matrix.from_coo([1, 2], [0, 2], [True, True], nrows=3, ncols=3)
     c = core_products.mxm_method(A, Bm, S.plus_times, Mk.S.true_keys())
     assert (c.method, c.terms, c.needles) == ("expand", 0, None)
     assert Bm._T is None  # B' was never built
+    A = kron(8)
+    B2 = A.dup()
+    c = core_products.mxm_method(A, B2, S.plus_pair, sparse_mask(A, 0.01).S.true_keys())
+    assert c.method == "dot" and c.kept is None and B2._T is None
+
+
+@pytest.mark.parametrize("ncols", [40, 100_000])
+def test_choice_reads_column_lengths_from_any_source(ncols):
+    """B's column lengths counted in its indices, read off a given or cached B', or (B with
+    many more columns than entries) off a B' built for the purpose: the same estimates."""
+    rng = np.random.default_rng(ncols)
+    A, _ = random_matrix(rng, 30, 20, 0.3, "float64")
+    r, c = rng.integers(0, 20, 60), rng.integers(0, ncols, 60)
+    keys = np.unique(r * ncols + c)
+    Bm = sr.Matrix.from_coo(keys // ncols, keys % ncols, np.ones(keys.size), nrows=20, ncols=ncols)
+    r, c = rng.integers(0, 30, 200), rng.integers(0, ncols, 200)
+    mkeys = np.unique(r * ncols + c)
+    fresh = core_products.mxm_method(A, Bm, S.min_plus, mkeys)
+    given = core_products.mxm_method(A, Bm, S.min_plus, mkeys, Bt=sr.transpose(Bm))
+    Bm.T
+    cached = core_products.mxm_method(A, Bm, S.min_plus, mkeys)
+    assert fresh == given == cached and fresh.needles is not None
 
 
 def test_forcing_an_unknown_method_is_invalid(monkeypatch):

@@ -333,8 +333,9 @@ def mxm_method(A, B, semiring, keys, Bt=None):
     keys : int64 array, shape (nkeys,)
         The sorted row-major keys the mask allows (``mask.true_keys()``).
     Bt : Matrix, shape (n, k), optional
-        ``B.T`` if already at hand; otherwise it is taken (cached on B) only when the cheap
-        bounds do not settle the choice.
+        ``B.T`` if already at hand (or cached on B); otherwise it is built only where the
+        choice depends on the terms kept (their sample needs B's columns) or B has many more
+        columns than entries.
 
     Returns
     -------
@@ -383,19 +384,20 @@ def mxm_method(A, B, semiring, keys, Bt=None):
         # settled without B': no product term at all, or the dot method's fixed costs alone
         # exceed the other's most
         return MxmChoice(other, nkeys, W, None, None, None, other_ns(0))
-    Bt = B.T if Bt is None else Bt
     sample = keys[::-(-nkeys // DOT_SAMPLE_KEYS)]  # evenly spaced keys, all when there are few
     scale = nkeys / sample.shape[0]
     i = sample // n
-    # per key: its shorter list
-    N = int(xp.minimum(_row_lengths(A, i), _row_lengths(Bt, sample - i * n)).sum()) * scale
+    if Bt is None and B._T is not None and B._T[0] == B._version:
+        Bt = B.T  # cached
+    # per key: its shorter list (column j of B's length from B' if at hand, else by counting)
+    N = int(xp.minimum(_row_lengths(A, i), _col_lengths(B, Bt, sample - i * n)).sum()) * scale
     top = min(W, N)
     lo, hi = dot_ns(N, 0) < other_ns(0), dot_ns(N, top) < other_ns(top)
     if lo == hi:  # the same choice whatever the kept terms
         S = None
         use_dot = lo
     else:  # the kept terms decide: count them on the sample
-        S = _array.mxm_dot_terms(A, Bt, sample) * scale
+        S = _array.mxm_dot_terms(A, B.T if Bt is None else Bt, sample) * scale
         use_dot = dot_ns(N, S) < other_ns(S)
     return MxmChoice("dot" if use_dot else other, nkeys, W, N, S, dot_ns(N, S or 0), other_ns(S or 0))
 
@@ -405,6 +407,15 @@ def _row_lengths(A, rows):
     if _rowptr.is_hyper(A._rowptr):
         return _rowptr.ranges(A._rowptr, rows)[1]
     return xp_of(rows).diff(A._rowptr)[rows]
+
+
+def _col_lengths(B, Bt, cols):
+    """The number of entries in each of B's columns ``cols``: rows of ``Bt`` (B's transpose)
+    when given; otherwise counted in B's column indices where B has no more columns than
+    about its entries, and read off ``B.T`` (built and cached) where it has many more."""
+    if Bt is None and B.ncols <= 4 * B.nvals + 4096:
+        return xp_of(cols).bincount(B._indices, minlength=B.ncols)[cols]
+    return _row_lengths(B.T if Bt is None else Bt, cols)
 
 
 def _mxm(A, B, s, shape, mask, accum, replace, out):
