@@ -282,12 +282,13 @@ def mxm(A, B, semiring, *, mask=None, accum=None, replace=False, out=None):
 #: CPU) forces one, for comparisons.
 MXM_METHOD = "auto"
 
-#: The cost model of a masked mxm, in nanoseconds per unit, measured with NumPy 2.4 and SciPy 1.17
-#: on 2 x86 cores over Kronecker graphs (scales 10-14), the New York road graph and uniform
-#: random graphs (4-200 entries per row), with masks from 1% of A to the whole product; each
-#: fit is within a factor of 2 of the measured times. The dot-product method costs per needle
-#: (entry of a key's shorter list, looked up by binary search), per allowed key, per term found
-#: and per entry of A and B (their row-major keys, searched):
+#: The cost model of a masked mxm, in nanoseconds per unit, measured with NumPy 2.4 and SciPy
+#: 1.17 on 2 x86 cores over Kronecker graphs (scales 10-14), the New York road graph and uniform
+#: random graphs (4-200 entries per row), with masks from 1% of A to the whole product (the dot
+#: and expansion fits are within a factor of 1.6 of the 29 measured times; SciPy's, whose cost
+#: per term varies with its cache use, within a factor of 4). The dot-product method costs per
+#: needle (entry of a key's shorter list, looked up by binary search), per allowed key, per term
+#: found and per entry of A and B (their row-major keys, searched):
 DOT_NS = {"needle": 27.0, "key": 39.0, "term": 12.0, "entry": 1.4}
 #: Gustavson's expansion costs per term formed (and tested against the mask), per term kept
 #: (multiplied and reduced by sorting), per allowed key (the mask's lookups) and per entry:
@@ -367,15 +368,16 @@ def mxm_method(A, B, semiring, keys, Bt=None):
             per_entry = xp.concatenate([xp.zeros(1, dtype=np.int64), xp.cumsum(per_entry, dtype=np.int64)])
             W = int((per_entry[sa + ca] - per_entry[sa]).sum())
         else:  # ... by a flag per row
-            held = xp.zeros(A.nrows, dtype=np.int64)
-            held[keys // n] = 1
-            W = int(xp.dot(per_entry.astype(np.int64, copy=False), held[A._row_ids()]))
+            held = xp.zeros(A.nrows, dtype=bool)
+            held[keys // n] = True
+            W = int((per_entry.astype(np.int64, copy=False) * held[A._row_ids()]).sum())
 
     def other_ns(S):
         if other == "count":
             return (COUNT_NS["term"] * W + COUNT_NS["kept"] * S + COUNT_NS["key"] * nkeys
                     + COUNT_NS["entry"] * entries)
-        return EXPAND_NS["term"] * W + EXPAND_NS["kept"] * S + EXPAND_NS["key"] * nkeys + EXPAND_NS["entry"] * entries
+        return (EXPAND_NS["term"] * W + EXPAND_NS["kept"] * S + EXPAND_NS["key"] * nkeys
+                + EXPAND_NS["entry"] * entries)
 
     def dot_ns(N, S):
         return DOT_NS["needle"] * N + DOT_NS["key"] * nkeys + DOT_NS["term"] * S + DOT_NS["entry"] * entries
@@ -388,7 +390,7 @@ def mxm_method(A, B, semiring, keys, Bt=None):
     scale = nkeys / sample.shape[0]
     i = sample // n
     if Bt is None and B._T is not None and B._T[0] == B._version:
-        Bt = B.T  # cached
+        Bt = B.T  # cached for B's current content (``_once.versioned``'s entry)
     # per key: its shorter list (column j of B's length from B' if at hand, else by counting)
     N = int(xp.minimum(_row_lengths(A, i), _col_lengths(B, Bt, sample - i * n)).sum()) * scale
     top = min(W, N)
