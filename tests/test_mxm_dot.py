@@ -355,7 +355,7 @@ def test_choice_estimates_are_exact_counts():
     kept = int((pa.astype(np.int64) @ pb.astype(np.int64))[ii, jj].sum())
     with pytest.MonkeyPatch.context() as mp:
         # make the kept terms decide: the dot method wins without them and loses with all
-        mp.setattr(core_products, "DOT_NS", {"needle": 0.0, "key": 0.0, "term": 1000.0, "entry": 0.0})
+        mp.setattr(core_products, "DOT_NS", {"needle": 0.0, "key": 0.0, "term": 1000.0, "entry": 0.0, "transpose": 0.0})
         mp.setattr(core_products, "EXPAND_NS", {"term": 1.0, "kept": 0.0, "key": 0.0, "entry": 0.0})
         mp.setattr(core_products, "DOT_SAMPLE_KEYS", keys.size)
         c = core_products.mxm_method(A, Bm, S.plus_times, keys)
@@ -367,13 +367,13 @@ def test_choice_estimates_are_exact_counts():
         Ah, Bh = rebuild(A), rebuild(Bm)
         assert Ah.format == Bh.format == Bh.T.format == "hypersparse"
         with pytest.MonkeyPatch.context() as mp:
-            mp.setattr(core_products, "DOT_NS", {"needle": 0.0, "key": 0.0, "term": 1000.0, "entry": 0.0})
+            mp.setattr(core_products, "DOT_NS", {"needle": 0.0, "key": 0.0, "term": 1000.0, "entry": 0.0, "transpose": 0.0})
             mp.setattr(core_products, "EXPAND_NS", {"term": 1.0, "kept": 0.0, "key": 0.0, "entry": 0.0})
             mp.setattr(core_products, "DOT_SAMPLE_KEYS", keys.size)
             assert core_products.mxm_method(Ah, Bh, S.plus_times, keys) == c
     # sampled every other key: estimates, the sample's counts scaled to all keys
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(core_products, "DOT_NS", {"needle": 0.0, "key": 0.0, "term": 1000.0, "entry": 0.0})
+        mp.setattr(core_products, "DOT_NS", {"needle": 0.0, "key": 0.0, "term": 1000.0, "entry": 0.0, "transpose": 0.0})
         mp.setattr(core_products, "EXPAND_NS", {"term": 1.0, "kept": 0.0, "key": 0.0, "entry": 0.0})
         mp.setattr(core_products, "DOT_SAMPLE_KEYS", (keys.size + 1) // 2)
         c = core_products.mxm_method(A, Bm, S.plus_times, keys)
@@ -416,7 +416,11 @@ def test_choice_reads_column_lengths_from_any_source(ncols):
     given = core_products.mxm_method(A, Bm, S.min_plus, mkeys, Bt=sr.transpose(Bm))
     Bm.T
     cached = core_products.mxm_method(A, Bm, S.min_plus, mkeys)
-    assert fresh == given == cached and fresh.needles is not None
+    assert fresh.needles is not None and (fresh.terms, fresh.needles) == (given.terms, given.needles)
+    assert given == cached
+    # B' to build costs the dot method its transpose (per entry of B), and only then
+    extra = fresh.dot_ns - given.dot_ns - core_products.DOT_NS["term"] * ((fresh.kept or 0) - (given.kept or 0))
+    assert extra == pytest.approx(core_products.DOT_NS["transpose"] * Bm.nvals)
 
 
 def test_forcing_an_unknown_method_is_invalid(monkeypatch):

@@ -288,8 +288,9 @@ MXM_METHOD = "auto"
 #: and expansion fits are within a factor of 1.6 of the 29 measured times; SciPy's, whose cost
 #: per term varies with its cache use, within a factor of 4). The dot-product method costs per
 #: needle (entry of a key's shorter list, looked up by binary search), per allowed key, per term
-#: found and per entry of A and B (their row-major keys, searched):
-DOT_NS = {"needle": 27.0, "key": 39.0, "term": 12.0, "entry": 1.4}
+#: found and per entry of A and B (their row-major keys, searched), plus per entry of B for
+#: building B' where it is not cached (SciPy's CSR -> CSC):
+DOT_NS = {"needle": 27.0, "key": 39.0, "term": 12.0, "entry": 1.4, "transpose": 5.0}
 #: Gustavson's expansion costs per term formed (and tested against the mask), per term kept
 #: (multiplied and reduced by sorting), per allowed key (the mask's lookups) and per entry:
 EXPAND_NS = {"term": 21.5, "kept": 56.0, "key": 27.0, "entry": 2.8}
@@ -347,9 +348,10 @@ def mxm_method(A, B, semiring, keys, Bt=None):
     Notes
     -----
     With W the expansion's terms, N the dot method's needles and S the terms kept (found
-    by both), the costs are linear in S: ``dot = DOT_NS . (N, keys, S, entries)`` against
-    ``expand = EXPAND_NS . (W, S, keys, entries)`` (or ``COUNT_NS . (W, S, keys, entries)``),
-    ``entries`` being A's and B's. W is computed exactly, in O(A's entries); N is counted on
+    by both), the costs are linear in S: ``dot = DOT_NS . (N, keys, S, entries, transpose)``
+    against ``expand = EXPAND_NS . (W, S, keys, entries)`` (or ``COUNT_NS . (W, S, keys,
+    entries)``), ``entries`` being A's and B's, ``transpose`` B's where B' is not cached yet.
+    W is computed exactly, in O(A's entries); N is counted on
     :data:`DOT_SAMPLE_KEYS` evenly spaced keys and scaled, and so is S, which lies in
     ``[0, min(W, N)]``, when the choice differs at the two ends. Davis (2019) chooses
     SuiteSparse:GraphBLAS's dot3 against saxpy by the same comparison of work.
@@ -379,8 +381,13 @@ def mxm_method(A, B, semiring, keys, Bt=None):
         return (EXPAND_NS["term"] * W + EXPAND_NS["kept"] * S + EXPAND_NS["key"] * nkeys
                 + EXPAND_NS["entry"] * entries)
 
+    if Bt is None and B._T is not None and B._T[0] == B._version:
+        Bt = B.T  # cached for B's current content (``_once.versioned``'s entry)
+    transpose = 0 if Bt is not None else B.nvals  # B' to build first
+
     def dot_ns(N, S):
-        return DOT_NS["needle"] * N + DOT_NS["key"] * nkeys + DOT_NS["term"] * S + DOT_NS["entry"] * entries
+        return (DOT_NS["needle"] * N + DOT_NS["key"] * nkeys + DOT_NS["term"] * S + DOT_NS["entry"] * entries
+                + DOT_NS["transpose"] * transpose)
 
     if nkeys == 0 or W == 0 or dot_ns(0, 0) >= other_ns(W):
         # settled without B': no product term at all, or the dot method's fixed costs alone
@@ -389,8 +396,6 @@ def mxm_method(A, B, semiring, keys, Bt=None):
     sample = keys[::-(-nkeys // DOT_SAMPLE_KEYS)]  # evenly spaced keys, all when there are few
     scale = nkeys / sample.shape[0]
     i = sample // n
-    if Bt is None and B._T is not None and B._T[0] == B._version:
-        Bt = B.T  # cached for B's current content (``_once.versioned``'s entry)
     # per key: its shorter list (column j of B's length from B' if at hand, else by counting)
     N = int(xp.minimum(_row_lengths(A, i), _col_lengths(B, Bt, sample - i * n)).sum()) * scale
     top = min(W, N)
