@@ -15,7 +15,10 @@ on empty data):
 8. algebra delta-stepping SSSP (oracle: SciPy's Dijkstra);
 9. PageRank against a power iteration in cupyx (SciPy on the CPU), both checked against each
    other and against SciPy on the CPU (and networkx on small graphs);
-10. ``bfs`` on a Matrix (second call) against ``bfs`` on a Graph.
+10. ``bfs`` on a Matrix (second call) against ``bfs`` on a Graph;
+11. masked ``mxm`` plus_times ``C<A.S> = A plus.times A`` on Kronecker scale 10 with float64
+    weights (the masked dot-product method's case: every allowed entry computed, no other;
+    oracle: SciPy's product restricted to A's pattern).
 
 Times are the user's wall clock around the public call (``timing.WallTimer``: the device is
 synchronized before the start and before the stop), after a warm-up call, median over many
@@ -366,6 +369,38 @@ def single_operations(run, g):
 
     if dev == "cpu":
         _graphblas_ops(run, g, f, V, expect, after, ui, uv, vi, vv, size, want, q)
+    masked_product(run, g)
+
+
+def masked_product(run, g):
+    """Row 11: ``C<A.S> = A plus.times A`` (float64 weights), beside python-graphblas on the CPU."""
+    dev, name = run.device, g.case.name
+    r, c, _ = (host(x) for x in g.A.to_coo())
+    w = 1.0 + ((r * 7 + c * 13) % 5) / 4.0  # weights in [1, 2], exact in float64
+    Af = sr.Matrix.from_coo(r, c, w, nrows=g.n, ncols=g.n, dtype="float64", device=dev)
+    S = sp.csr_array((w, (r, c)), shape=(g.n, g.n))
+    want = sp.csr_array((S @ S).multiply(sp.csr_array((np.ones(r.size), (r, c)), shape=(g.n, g.n))))
+    want.sum_duplicates()
+    wk = want.nonzero()
+    wkeys = wk[0].astype(np.int64) * g.n + wk[1]
+    order = np.argsort(wkeys)
+    wkeys, wvals = wkeys[order], np.asarray(want[wk[0], wk[1]]).ravel()[order]
+
+    def check(rows, cols, vals, who):
+        keys = host(rows).astype(np.int64) * g.n + host(cols)
+        o = np.argsort(keys)
+        _expect(np.array_equal(keys[o], wkeys) and np.allclose(host(vals)[o], wvals, rtol=1e-12),
+                f"{who} masked mxm differs from SciPy's product on A's pattern")
+
+    row = "mxm masked plus_times"
+    run.add(row, name, "semiring", lambda i: sr.mxm(Af, Af, sr.semirings.plus_times, mask=Af.S),
+            lambda C: check(*C.to_coo(), "semiring"), slot="kron10",
+            note=f"mask: A's {r.size} entries; result {wkeys.size} entries")
+    gb = peers.graphblas() if dev == "cpu" else None
+    if gb is not None:
+        G = gb.Matrix.from_coo(r, c, w, nrows=g.n, ncols=g.n)
+        run.add(row, name, "python-graphblas", lambda i: G.mxm(G, gb.semiring.plus_times).new(mask=G.S),
+                lambda C: check(*C.to_coo(), "python-graphblas"), slot="kron10")
 
 
 def _graphblas_ops(run, g, f, V, expect, after, ui, uv, vi, vv, size, want, q):

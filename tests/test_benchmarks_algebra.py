@@ -28,7 +28,7 @@ NEW_APIS = {"record": "recorded body, replayed", "while_nonempty": "README BFS l
 ROWS = {"vxm masked any_pair", "ewise_add min", "assign masked scalar", "body of 10 operations, eager",
         "recorded body, replayed", "README BFS loop, eager", "README BFS loop, device loop", "bfs engine=algebra",
         "bfs engine=fused", "bfs(Graph)", "bfs(Matrix), second call", "sssp delta_stepping engine=algebra",
-        "pagerank", "pagerank power iteration"}
+        "pagerank", "pagerank power iteration", "mxm masked plus_times"}
 
 
 def _run_rows():
@@ -64,6 +64,7 @@ def test_tiny_suite_on_the_cpu_validates_every_row(tmp_path):
     assert {r["system"] for r in by["pagerank power iteration"]} == {"scipy.sparse"}
     if peers.graphblas() is not None:  # the per-operation comparison on the CPU
         assert {r["system"] for r in by["vxm masked any_pair"]} == {"semiring", "python-graphblas"}
+        assert {r["system"] for r in by["mxm masked plus_times"]} == {"semiring", "python-graphblas"}
     # the recorded body's rows count their operations
     assert by["body of 10 operations, eager"][0]["ops"] == 10
     # targets are listed, but do not apply to a CPU run
@@ -169,3 +170,18 @@ def test_power_iteration_peer_matches_networkx():
     ref = nx.pagerank(g, alpha=0.85, tol=1e-6)
     assert iters > 1
     assert np.abs(x - np.array([ref[v] for v in range(200)])).sum() < 200 * 1e-6 * 10
+
+
+def test_masked_product_row_rejects_a_wrong_product(monkeypatch):
+    """Row 11 validates against SciPy's product on A's pattern: the library's answer passes, a
+    product by another semiring (max.times) fails; python-graphblas's passes either way."""
+    ctx = Ctx(None, {"cpu": WallTimer()}, 1, 1, 5.0, DATA_DIR)
+    run = algebra.Suite("tiny", "cpu", ctx, Deadline(20.0), Progress(None, "algebra"))
+    g = run.load("kron10")
+    algebra.masked_product(run, g)
+    mxm = sr.mxm
+    monkeypatch.setattr(sr, "mxm", lambda A, B, s, **kw: mxm(A, B, sr.semirings.max_times, **kw))
+    algebra.masked_product(run, g)
+    got = [(r["system"], r["status"]) for r in run.rows]
+    assert got[0] == ("semiring", "ok") and ("semiring", "validation failed") in got[1:]
+    assert all(status == "ok" for system, status in got if system == "python-graphblas")

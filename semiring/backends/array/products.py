@@ -1,15 +1,19 @@
-"""Semiring products over NumPy or CuPy arrays: mxv (pull / dot), vxm (push / SpMSpV) and mxm
-(Gustavson row-by-row expansion), for any semiring, positional multiplies included. The CPU
-backend runs them on NumPy (with SciPy's compiled paths where they win), the GPU backend on
-CuPy for what its kernels do not cover.
+"""Semiring products over NumPy or CuPy arrays: mxv (pull / dot), vxm (push / SpMSpV), mxm
+(Gustavson row-by-row expansion) and masked mxm by dot products, for any semiring, positional
+multiplies included. The CPU backend runs them on NumPy (with SciPy's compiled paths where they
+win), the GPU backend on CuPy for what its kernels do not cover.
 
 Each product is computed as "expand the product terms, multiply, reduce equal output
 keys by the monoid". Terms outside the mask are dropped before the multiply (a masked
-product), which is what makes pull BFS over the unvisited rows cheap.
+product), which is what makes pull BFS over the unvisited rows cheap. A masked mxm whose mask
+is much sparser than the product forms no term outside the mask at all: :func:`mxm_dot`
+intersects row i of A with column j of B for each allowed (i, j) only.
 
 References: Gustavson, "Two fast algorithms for sparse matrices: multiplication and permuted
-transposition", ACM TOMS 4(3), 1978; Yang, Buluc, Owens, "Implementing push-pull efficiently in
-GraphBLAS", ICPP 2018 (push = SpMSpV, pull = masked SpMV).
+transposition", ACM TOMS 4(3), 1978 (the row-wise "saxpy" expansion); Davis, "Algorithm 1000:
+SuiteSparse:GraphBLAS: graph algorithms in the language of sparse linear algebra", ACM TOMS
+45(4), 2019 (the masked dot-product method); Yang, Buluc, Owens, "Implementing push-pull
+efficiently in GraphBLAS", ICPP 2018 (push = SpMSpV, pull = masked SpMV).
 """
 
 from __future__ import annotations
@@ -19,7 +23,7 @@ import numpy as np
 from ...core import _rowptr
 from .._xp import repeat, xp_of
 from .reduce import reduce_segments
-from .sparse import group_starts, ragged_arange, reduce_by_key, reduce_by_key_dense
+from .sparse import group_starts, member, ragged_arange, reduce_by_key, reduce_by_key_dense
 
 #: Product terms expanded at once in mxm; rows are processed in chunks below this.
 MXM_CHUNK_TERMS = 1 << 22
@@ -289,6 +293,158 @@ def mxm(A, B, semiring, keep=None, row_allowed=None):
         return _empty(xp, semiring, A.dtype, B.dtype)
     return xp.concatenate(out_k), xp.concatenate(out_v)
 
+
+#: Shorter-list entries (needles) the masked dot-product mxm looks up at once; the allowed keys
+#: are taken in blocks of at most this many, and each block's needles in chunks below this.
+DOT_CHUNK_TERMS = 1 << 20
+
+
+def _dot_matches(A, Bt, keys):
+    """The product terms of the allowed keys, chunk by chunk, for :func:`mxm_dot`.
+
+    Yields ``(block, i, j, e, a_pos, b_pos, k)``: a block of ``keys`` with its rows i and
+    columns j, and for each term ``A(i,k) * B(k,j)`` found, its key's position ``e`` in the
+    block (sorted; within a key k increases), the positions of ``A(i,k)`` in A and of
+    ``B'(j,k)`` in ``Bt``, and k. A block may be yielded several times (once per chunk and
+    direction); a key's terms all come in one chunk.
+    """
+    xp = xp_of(keys)
+    n, K = Bt.nrows, A.ncols
+    haystacks = {}  # row-major keys of A and of B' (``row * K + k``, sorted), built on first use
+
+    def haystack(M):
+        if id(M) not in haystacks:
+            haystacks[id(M)] = M._row_ids() * K + M._indices.astype(np.int64, copy=False)
+        return haystacks[id(M)]
+
+    for b0 in range(0, keys.shape[0], DOT_CHUNK_TERMS):
+        block = keys[b0:b0 + DOT_CHUNK_TERMS]
+        i = block // n
+        j = block - i * n
+        sa, ca = _rowptr.ranges(A._rowptr, i)
+        sb, cb = _rowptr.ranges(Bt._rowptr, j)
+        live = (ca > 0) & (cb > 0)
+        from_a = ca <= cb
+        # needles from row i of A looked up in row j of B', or the other way round
+        for sel, src, starts, counts, other, other_row in (
+                (xp.flatnonzero(live & from_a), A, sa, ca, Bt, j),
+                (xp.flatnonzero(live & ~from_a), Bt, sb, cb, A, i)):
+            if sel.shape[0] == 0:
+                continue
+            counts = counts[sel].astype(np.int64, copy=False)
+            csum = xp.cumsum(counts)
+            lo = 0
+            while lo < sel.shape[0]:
+                base = int(csum[lo - 1]) if lo else 0
+                bound = xp.asarray(base + DOT_CHUNK_TERMS, dtype=csum.dtype)
+                hi = max(lo + 1, int(xp.searchsorted(csum, bound, side="right")))
+                e, c = sel[lo:hi], counts[lo:hi]
+                lo = hi
+                pos = ragged_arange(starts[e], c)  # the needles' positions in src
+                te = repeat(xp.arange(e.shape[0], dtype=np.int64), c)  # each needle's key (in e)
+                k = src._indices[pos].astype(np.int64, copy=False)
+                target = other_row[e][te] * K + k
+                hk = haystack(other)
+                at = xp.minimum(xp.searchsorted(hk, target), hk.shape[0] - 1)
+                hit = xp.flatnonzero(hk[at] == target)
+                if hit.shape[0] == 0:
+                    continue
+                te, k, pos, at = te[hit], k[hit], pos[hit], at[hit]
+                a_pos, b_pos = (pos, at) if src is A else (at, pos)
+                yield block, i, j, e[te], a_pos, b_pos, k
+
+
+def mxm_dot(A, Bt, semiring, keys):
+    """``C(i,j) = monoid_k A(i,k) * B(k,j)`` at the allowed keys only (the masked dot-product
+    method); returns (row-major keys, values) of the allowed entries with at least one term.
+
+    Parameters
+    ----------
+    A : Matrix, shape (m, K)
+    Bt : Matrix, shape (n, K)
+        The transpose of ``B`` (``B.T``, cached on B): its row j is column j of B.
+    semiring : Semiring
+        Any semiring :func:`mxm` takes, positional multiplies included (they see the
+        ``(i, k, j)`` of each term ``A(i,k) * B(k,j)``).
+    keys : int64 array (NumPy or CuPy, as A's arrays), shape (nkeys,)
+        Sorted, distinct row-major keys ``i * n + j`` of the allowed outputs (a mask's
+        ``true_keys()``).
+
+    Returns
+    -------
+    keys : int64 array
+        The sorted subset of ``keys`` where row i of A and column j of B share a k.
+    values : array
+        ``C`` there, of the dtype :func:`mxm` gives (the monoid's domain for the multiply's
+        output; narrow integers wrap as in the expansion).
+
+    Notes
+    -----
+    For each allowed (i, j), the sorted column lists of row i of A and row j of B' are
+    intersected: each entry of the shorter list (a needle) is looked up by binary search in the
+    other matrix, addressed by its row-major keys ``row * K + k``, which are sorted across the
+    whole matrix, so one ``searchsorted`` serves every key of a chunk. The work is about
+    ``sum over keys of min(deg_A(i), deg_B'(j))`` lookups of ``log2(nvals)`` steps, plus one
+    pass over each searched matrix's entries; no term outside the mask is formed (Gustavson's
+    expansion, :func:`mxm`, forms ``sum over A's entries (i,k) in the mask's rows of deg_B(k)``
+    terms and drops the forbidden ones). Each key's terms are reduced in increasing k (``any``
+    keeps the term of the smallest k). This is SuiteSparse:GraphBLAS's masked dot-product
+    method ("dot3", Davis 2019), which likewise looks the entries of a much shorter list up by
+    binary search instead of merging.
+    """
+    xp = xp_of(keys)
+    if keys.shape[0] == 0 or A.nvals == 0 or Bt.nvals == 0:
+        return _empty(xp, semiring, A.dtype, Bt.dtype)
+    positional = semiring.multiply.positional
+    out_k, out_v = [], []
+    blocks = []  # (block, [(keys' positions in block, values)]) in block order
+
+    for block, i, j, e, a_pos, b_pos, k in _dot_matches(A, Bt, keys):
+        z = _multiply(semiring, A._values[a_pos], Bt._values[b_pos],
+                      i[e] if positional else None, k, j[e] if positional else None)
+        seg = group_starts(e)
+        if not blocks or blocks[-1][0] is not block:
+            blocks.append((block, []))
+        blocks[-1][1].append((e[seg], reduce_segments(semiring.monoid, z, seg)))
+    for block, found in blocks:
+        if len(found) == 1:
+            out_k.append(block[found[0][0]])
+            out_v.append(found[0][1])
+            continue
+        # keys found in several chunks or both directions: scatter them into the block's order
+        ee = xp.concatenate([f[0] for f in found])
+        vv = xp.concatenate([f[1] for f in found])
+        present = xp.zeros(block.shape[0], dtype=bool)
+        present[ee] = True
+        vals = xp.empty(block.shape[0], dtype=vv.dtype)
+        vals[ee] = vv
+        got = xp.flatnonzero(present)
+        out_k.append(block[got])
+        out_v.append(vals[got])
+    if not out_k:
+        return _empty(xp, semiring, A.dtype, Bt.dtype)
+    return xp.concatenate(out_k), xp.concatenate(out_v)
+
+
+def mxm_dot_terms(A, Bt, keys):
+    """The number of product terms ``A(i,k) * B(k,j)`` over the allowed ``keys`` (the terms
+    :func:`mxm_dot` multiplies and reduces): an int. For a sample of keys (a cost estimate):
+    both lists of each key are gathered whole and merged (``searchsorted`` of one in the other,
+    both tagged ``key * K + k``), with no pass over the whole matrices."""
+    xp = xp_of(keys)
+    n, K = Bt.nrows, max(A.ncols, 1)
+    step = max(1, (1 << 62) // K)  # keys per pass: tags key * K + k stay below 2**62
+    total = 0
+    for b0 in range(0, keys.shape[0], step):
+        block = keys[b0:b0 + step]
+        i = block // n
+        sa, ca = _rowptr.ranges(A._rowptr, i)
+        sb, cb = _rowptr.ranges(Bt._rowptr, block - i * n)
+        e = xp.arange(block.shape[0], dtype=np.int64)
+        ka = repeat(e, ca) * K + A._indices[ragged_arange(sa, ca)].astype(np.int64, copy=False)
+        kb = repeat(e, cb) * K + Bt._indices[ragged_arange(sb, cb)].astype(np.int64, copy=False)
+        total += int(member(kb, ka).sum())
+    return total
 
 def edge(A, u, semiring, keep=None, is_vxm=False, gather=rows_of):
     """Edge-centric product over every stored entry of A (COO order). Over arrays this is the

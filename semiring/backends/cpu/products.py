@@ -5,7 +5,7 @@ run on NumPy, with SciPy's compiled CSR code where it wins:
 - ``plus.pair`` under a mask (``mxm_count_masked``: triangle counting), SciPy's SpGEMM of the
   patterns intersected with the mask.
 
-Everything else (``mxv``, ``mxm``) is the array layer's code.
+Everything else (``mxv``, ``mxm``, the masked dot-product ``mxm_dot``) is the array layer's code.
 """
 
 from __future__ import annotations
@@ -16,10 +16,10 @@ import scipy.sparse as sp
 from ... import dtypes as _dt
 from ...core import _rowptr
 from ..array import products as _generic
-from ..array.products import mxm, mxv
+from ..array.products import mxm, mxm_dot, mxv
 from ..array.sparse import ragged_arange
 
-__all__ = ["mxv", "vxm", "mxm", "edge", "counts_terms", "mxm_count_masked"]
+__all__ = ["mxv", "vxm", "mxm", "mxm_dot", "edge", "counts_terms", "mxm_count_masked"]
 
 #: Terms from which a push gathers the frontier's rows with SciPy (below, its per-call overhead
 #: exceeds the gain over the NumPy gather).

@@ -16,7 +16,11 @@ Products the kernels cannot express exactly (integer ``div`` by zero rules, 1- a
 atomics, operators without a snippet) go to the generic path, the array layer's code
 (:mod:`semiring.backends.array.products`) on CuPy; so does ``mxm``, except ``plus.pair`` under a
 mask (triangle counting), whose entries are counted by sorted-list intersection
-(:mod:`semiring.backends.gpu.intersect`).
+(:mod:`semiring.backends.gpu.intersect`). A masked ``mxm`` of another semiring takes the array
+layer's expansion or its masked dot product (``mxm_dot``), by the same estimate as on the CPU:
+the dot product is the same array code on CuPy (``searchsorted``, gathers and the segmented
+reduction the expansion also uses), so it gives the expansion's entries; its cost model was
+measured on the CPU.
 
 References: Yang, Buluc, Owens, "Implementing push-pull efficiently in GraphBLAS", ICPP 2018;
 Merrill, Garland, Grimshaw, "Scalable GPU graph traversal", PPoPP 2012 (expansion by edge).
@@ -29,13 +33,13 @@ import numpy as np
 from ...core._rowptr import is_hyper
 from .._xp import repeat
 from ..array import products as _generic
-from ..array.products import mxm  # no kernel of its own: the array layer's expansion on CuPy
+from ..array.products import mxm, mxm_dot  # no kernels of their own: the array layer's code on CuPy
 from ..array.sparse import ragged_arange
 from .compiler import ctype, kernel
 from .intersect import mxm_count_masked
 from .snippets import CAS, combine, exact
 
-__all__ = ["ENABLED", "supports", "mxv", "vxm", "edge", "mxm", "mxm_count_masked"]
+__all__ = ["ENABLED", "supports", "mxv", "vxm", "edge", "mxm", "mxm_dot", "mxm_count_masked"]
 
 #: Use the fast kernels (False sends every product to the generic path: for comparisons).
 ENABLED = True
