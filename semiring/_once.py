@@ -99,6 +99,20 @@ def new_version():
     return next(_versions)
 
 
+def derived(owner, key, build):
+    """A form of ``owner`` derived for ``key`` (a SciPy or cupyx view of a matrix, a check of its
+    values), remembered for ``owner``'s current content (``owner._version``) in one dict that
+    the next content replaces. Without a lock: a cheap build may run twice."""
+    forms = getattr(owner, "_derived_forms", None)
+    if forms is None or forms[0] != owner._version:
+        forms = (owner._version, {})
+        owner._derived_forms = forms
+    value = forms[1].get(key)
+    if value is None:
+        value = forms[1][key] = build()
+    return value
+
+
 def versioned(owner, name, build, lock=True):
     """``owner.<name>`` as built from ``owner``'s current content (``owner._version``).
 

@@ -25,6 +25,7 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 
+from ..._once import derived
 from ...core._rowptr import is_hyper
 
 #: Operators whose products are a sum of (value or 1) x (value or 1): whether the product uses
@@ -43,14 +44,7 @@ calls = [0]
 
 def _form(M, key, build):
     """A derived form of Matrix M for ``key``, remembered for M's current content."""
-    forms = getattr(M, "_spmv_forms", None)
-    if forms is None or forms[0] != M._version:
-        forms = (M._version, {})
-        M._spmv_forms = forms
-    value = forms[1].get(key)
-    if value is None:
-        value = forms[1][key] = build()
-    return value
+    return derived(M, ("scipy", key), build)
 
 
 def _csr(M, dtype, pattern):

@@ -30,6 +30,7 @@ from __future__ import annotations
 import numpy as np
 
 from ... import _host
+from ..._once import derived
 from ...core._rowptr import is_hyper
 from . import resident
 from .launch import capturable_only, ptrs
@@ -58,14 +59,7 @@ def _cp():
 
 def _form(M, key, build):
     """A derived form of Matrix M for ``key``, remembered for M's current content."""
-    forms = getattr(M, "_cusparse_forms", None)
-    if forms is None or forms[0] != M._version:
-        forms = (M._version, {})
-        M._cusparse_forms = forms
-    value = forms[1].get(key)
-    if value is None:
-        value = forms[1][key] = build()
-    return value
+    return derived(M, ("cusparse", key), build)
 
 
 def _csr(M, tin, pattern):
