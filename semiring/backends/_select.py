@@ -210,3 +210,16 @@ def for_new(backend, device, dims):
 
 
 __all__ = ["AUTO", "ENV", "NAMES", "available_cpu_backends", "cpu_backend", "set_cpu_backend", "use_cpu_backend"]
+
+
+def native(*objs):
+    """The SuiteSparse dispatch module (:mod:`semiring.backends.suitesparse.dispatch`) when one
+    of ``objs`` (containers, masks, None) is a SuiteSparse container, else None."""
+    if not SS_TYPES:
+        return None
+    for o in objs:
+        if type(o) in SS_TYPES or type(getattr(o, "parent", None)) in SS_TYPES:
+            from .suitesparse import dispatch
+
+            return dispatch
+    return None

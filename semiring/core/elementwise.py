@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtypes as _dt
+from ..backends import _select
 from ..backends._xp import xp_of
 from ..backends.array import sparse as _sp
 from ..exceptions import InvalidValue
@@ -56,6 +57,8 @@ def ewise_add(x, y, op, *, mask=None, accum=None, replace=False, out=None):
     mask, accum = _write.prepare(out, x.shape, mask, accum, replace, what)
     _v.same_device(x, out, None if mask is None else mask.parent)
     r = _resident("ewise", "add", x, y, f, write=(out, mask, accum, replace))
+    if r is NotImplemented:
+        r = _native("ewise", "add", x, y, f, write=(out, mask, accum, replace))
     if r is not NotImplemented:
         return r
     if _hyper.huge(x.shape):
@@ -95,6 +98,8 @@ def ewise_mult(x, y, op, *, mask=None, accum=None, replace=False, out=None):
     mask, accum = _write.prepare(out, x.shape, mask, accum, replace, what)
     _v.same_device(x, out, None if mask is None else mask.parent)
     r = _resident("ewise", "mult", x, y, f, write=(out, mask, accum, replace))
+    if r is NotImplemented:
+        r = _native("ewise", "mult", x, y, f, write=(out, mask, accum, replace))
     if r is not NotImplemented:
         return r
     if _hyper.huge(x.shape):
@@ -177,6 +182,8 @@ def apply(x, op, *, left=None, right=None, thunk=None, mask=None, accum=None, re
         s = _args.bound_scalar(left if left is not None else right, x.dtype, f"{what} scalar")
         left, right = (s, None) if left is not None else (None, s)
     r = _resident("apply", x, f, left, right, thunk, write=(out, mask, accum, replace))
+    if r is NotImplemented:
+        r = _native("apply", x, f, left, right, thunk, write=(out, mask, accum, replace))
     if r is not NotImplemented:
         return r
     vals = x._values if isinstance(x, Matrix) else x._keys()[1]
@@ -231,6 +238,8 @@ def select(x, op, thunk=0, *, mask=None, accum=None, replace=False, out=None):
         return _hyper.run(lambda axes, a, **w: select(a, _hyper.reindexed_indexunary(f, axes), thunk, **w),
                           [(x, (0, 1))], x.shape, out, mask, accum, replace)
     r = _resident("select", x, f, thunk, write=(out, mask, accum, replace))
+    if r is NotImplemented:
+        r = _native("select", x, f, thunk, write=(out, mask, accum, replace))
     if r is not NotImplemented:
         return r
     vals = x._values if isinstance(x, Matrix) else x._keys()[1]
@@ -261,6 +270,16 @@ def _resident(name, *args, write):
     from ..backends.gpu import resident
 
     return getattr(resident, name)(*args, resident.WriteStep(*write))
+
+
+def _native(name, *args, write):
+    """The operation computed by SuiteSparse:GraphBLAS (``backends/suitesparse/dispatch``) when
+    an operand or the output is a SuiteSparse container, or NotImplemented."""
+    operands = args[1:3] if name == "ewise" else args[:1]
+    ss = _select.native(*operands, *write[:2])
+    if ss is None:
+        return NotImplemented
+    return getattr(ss, name)(*args, write)
 
 
 def _value_only(f):

@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtypes as _dt
+from ..backends import _select
 from ..backends._xp import repeat, xp_of
 from ..backends.array import sparse as _sp
 from ..exceptions import DimensionMismatch, InvalidValue
@@ -166,6 +167,14 @@ def assign(out, u, indices=None, *, mask=None, accum=None, replace=False):
     if isinstance(u, Scalar):
         u = u.value  # (the generic code takes the value on the host)
     scalar = None if isinstance(u, (Vector, Matrix)) else _args.bound_scalar(u, out.dtype, f"{what} scalar")
+    ss = _select.native(out, u, mask)
+    if ss is not None:
+        # SuiteSparse containers: one GrB_assign (I, J in u's order; None: all)
+        I = None if region.rset is None else region.I
+        J = (None if region.cset is None else region.J) if region.matrix else None
+        r = ss.assign(out, u if scalar is None else scalar, I, J, (out, mask, accum, replace))
+        if r is not NotImplemented:
+            return r
     if scalar is None:
         mk, mv = region.map_u(u, what)
     if (mask is None or not mask.complement) and not replace:
@@ -273,6 +282,11 @@ def extract(x, rows=None, cols=None, *, mask=None, accum=None, replace=False, ou
             r = resident.extract(x, resident.WriteStep(out, mask, accum, replace))
             if r is not NotImplemented:
                 return r
+        ss = _select.native(x, out, mask)
+        if ss is not None:
+            r = ss.extract(x, I, None, None, (out, mask, accum, replace))  # GrB_Vector_extract
+            if r is not NotImplemented:
+                return r
         I = _v.xp_for(x.device).asarray(I)
         hit, tv = x._values_at(I)
         tk = xp_of(hit).flatnonzero(hit)
@@ -295,6 +309,12 @@ def extract(x, rows=None, cols=None, *, mask=None, accum=None, replace=False, ou
     shape = (nj,) if row_scalar else (ni, nj)
     mask, accum = _write.prepare(out, shape, mask, accum, replace, what)
     _v.same_device(x, out, None if mask is None else mask.parent)
+    ss = _select.native(x, out, mask)
+    if ss is not None and not _hyper.huge(shape):
+        # GrB_Matrix_extract, or GrB_Col_extract of A' for one row
+        r = ss.extract(x, I, J, int(rows) if row_scalar else None, (out, mask, accum, replace))
+        if r is not NotImplemented:
+            return r
     xp = xp_of(x._indices)
     if iall:  # every entry; result row = its row
         s, c, v = x._row_ids(), x._indices.astype(np.int64, copy=False), x._values

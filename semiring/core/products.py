@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..backends import _select
 from ..backends._xp import xp_of
 from ..backends.array import products as _array
 from ..backends.array.sparse import group_starts
@@ -201,6 +202,12 @@ def _matvec(what, A, u, semiring, mask, accum, replace, out, direction, trace, i
             w = resident.matvec(A, u, s, write, direction, is_vxm)
         if w is not NotImplemented:
             return w
+    ss = _select.native(A, u, out, mask)
+    if ss is not None and trace is None:
+        # SuiteSparse containers: one GrB_mxv / GrB_vxm, mask and accum included
+        w = ss.matvec(A, u, s, (out, mask, accum, replace), is_vxm, what)
+        if w is not NotImplemented:
+            return w
     if A.device == "cpu" and trace is None:
         # arithmetic semirings by SciPy's compiled SpMV where it is exact
         t = _cpu_spmv.matvec(A, u, s, mask, direction, is_vxm)
@@ -273,6 +280,12 @@ def mxm(A, B, semiring, *, mask=None, accum=None, replace=False, out=None):
     mask, accum = _write.prepare(out, shape, mask, accum, replace, what)
     _v.same_device(A, B, out, None if mask is None else mask.parent)
     mats = (A, B, out, None if mask is None else mask.parent)
+    ss = _select.native(*mats)
+    if ss is not None:
+        # SuiteSparse containers: one GrB_mxm, mask and accum included
+        C = ss.mxm(A, B, s, (out, mask, accum, replace))
+        if C is not NotImplemented:
+            return C
     if _hyper.huge(A.shape, B.shape, shape) or any(M is not None and _rowptr.is_hyper(M._rowptr) for M in mats):
         # hypersparse operands: multiply their compressed forms (the kernels index rows directly)
         # (their sizes are at most the entries, so full row pointers cost no more than those)

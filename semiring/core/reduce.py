@@ -3,6 +3,7 @@ write step) and ``reduce_scalar`` (GraphBLAS C API 2.0, section 4.3.10, GrB_redu
 
 from __future__ import annotations
 
+from ..backends import _select
 from ..backends.array.reduce import reduce_all, reduce_runs, reduce_segments
 from ..ops.monoid import Monoid
 from . import _args, _rowptr, _write
@@ -78,8 +79,13 @@ def reduce_columnwise(A, monoid, *, mask=None, accum=None, replace=False, out=No
 
 
 def _on_device(A, m, columns, out, mask, accum, replace):
-    """The reduction on the GPU without a host read (``backends/gpu/resident``), or
-    NotImplemented (a BinaryOp that is not a monoid, a CPU matrix, a case the kernels refuse)."""
+    """The reduction on the GPU without a host read (``backends/gpu/resident``), or by
+    SuiteSparse:GraphBLAS for SuiteSparse containers, or NotImplemented (a BinaryOp that is not
+    a monoid, a NumPy matrix, a case the kernels refuse)."""
+    ss = _select.native(A, out, mask)
+    if ss is not None:
+        what = "reduce_columnwise" if columns else "reduce_rowwise"
+        return ss.reduce_lines(A, m, columns, (out, mask, accum, replace), what)
     if A.device != "gpu" or not isinstance(m, Monoid):
         return NotImplemented
     from ..backends.gpu import resident
@@ -113,6 +119,11 @@ def reduce_scalar(x, monoid):
         from ..backends.gpu import resident
 
         s = resident.reduce_scalar(x, m)  # one kernel, one read of the value
+        if s is not NotImplemented:
+            return s
+    ss = _select.native(x)
+    if ss is not None:
+        s = ss.reduce_scalar(x, m)  # GrB_reduce into a C scalar
         if s is not NotImplemented:
             return s
     vals = x._values if isinstance(x, Matrix) else x._keys()[1]

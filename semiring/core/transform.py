@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._memory import require
+from ..backends import _select
 from ..backends._xp import repeat, xp_of
 from ..backends.array import sparse as _sp
 from ..exceptions import InvalidValue
@@ -38,6 +39,11 @@ def transpose(A, *, mask=None, accum=None, replace=False, out=None):
     shape = (A.ncols, A.nrows)
     mask, accum = _write.prepare(out, shape, mask, accum, replace, what)
     _v.same_device(A, out, None if mask is None else mask.parent)
+    ss = _select.native(A, out, mask)
+    if ss is not None:
+        C = ss.transpose(A, (out, mask, accum, replace))  # GrB_transpose
+        if C is not NotImplemented:
+            return C
     if out is None and mask is None:
         T = A.T  # a writable copy of the cached transpose
         return Matrix._from_csr(*shape, T.dtype, _rowptr.astype(T._rowptr, T._indices.dtype), T._indices.copy(),

@@ -48,6 +48,7 @@ def load():
             import graphblas
             import suitesparse_graphblas  # noqa: F401  (the C library python-graphblas calls)
 
+            graphblas._autoinit  # GrB_init, unless the user initialized python-graphblas already
             loaded = graphblas
         except Exception as exc:  # ImportError, or any error the import itself raised
             loaded = (f"backend='suitesparse' needs python-graphblas: pip install 'semiring[suitesparse]'; "
