@@ -32,6 +32,7 @@ def _load(out, prefix):
     return json.loads(js[0].read_text()), md[0].read_text()
 
 
+@pytest.mark.numpy_backend  # without python-graphblas, containers are NumPy ones
 def test_cpu_suite_tiny_without_graphblas(tmp_path, monkeypatch):
     monkeypatch.setitem(sys.modules, "graphblas", None)  # import graphblas raises ImportError
     assert main(["run", "--suite", "cpu", "--size", "tiny", "--out", str(tmp_path)]) == 0

@@ -773,12 +773,15 @@ def test_shape_proportional_work_raises_before_allocating():
         with raises(OutOfMemory, r"assign rows: a list of 1099511627776 indices", A):
             sr.assign(A, 1.0, (None, [0]))
         with raises(OutOfMemory, r"the mask ~Vector.S: one bool for each of its 1099511627776 positions"):
-            sr.mxv(A, u, "plus_times", mask=~u.S, direction="pull")
+            # (the NumPy backend's pull tests the mask with one bool per position)
+            An, un = A.to("cpu", backend="numpy"), u.to("cpu", backend="numpy")
+            sr.mxv(An, un, "plus_times", mask=~un.S, direction="pull")
         big = sr.Matrix.from_coo(np.arange(6000), np.arange(6000), 1.0, nrows=6000, ncols=6000)
         with raises(OutOfMemory, r"kronecker: nvals\(A\) \* nvals\(B\) = 6000 \* 6000 = 36000000 entries"):
             sr.kronecker(big, big, "times")
 
 
+@pytest.mark.numpy_backend  # the NumPy backend's storage formats
 def test_hypersparse_threshold_keeps_normal_matrices_full():
     n = _rowptr.HYPER_MIN_ROWS
     assert sr.Matrix(n - 1, n - 1).format == "csr"
@@ -829,6 +832,7 @@ def always_compressed():
         yield
 
 
+@pytest.mark.numpy_backend  # the NumPy backend's hypersparse code paths
 def test_the_forced_modes_take_their_paths():
     with always_hypersparse():
         assert sr.Matrix.from_coo([0], [1], nrows=3, ncols=3).format == "hypersparse"

@@ -17,6 +17,9 @@ from semiring.backends.cpu import spgemm, spmv
 from semiring.backends.array import products as products_array
 from semiring.testing import reference as ref
 
+#: SciPy's products are the NumPy backend's (SuiteSparse containers compute in GraphBLAS)
+pytestmark = pytest.mark.numpy_backend
+
 S = sr.semirings
 ARITH = (S.plus_times, S.plus_first, S.plus_second, S.plus_pair)
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -423,6 +423,7 @@ def test_choice_reads_column_lengths_from_any_source(ncols):
     assert extra == pytest.approx(core_products.DOT_NS["transpose"] * Bm.nvals)
 
 
+@pytest.mark.numpy_backend  # MXM_METHOD chooses among the NumPy backend's methods
 def test_forcing_an_unknown_method_is_invalid(monkeypatch):
     monkeypatch.setattr(core_products, "MXM_METHOD", "sideways")
     A = sr.Matrix.from_coo([0], [0], [1.0], nrows=1, ncols=1)

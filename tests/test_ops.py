@@ -657,6 +657,9 @@ def test_builtin_indexunary_ops_by_hand():
     assert kept(I.valuegt, 7) == [(2, 0), (2, 1)]
     assert kept(I.valueeq, 6) == [(0, 2)]
     assert sr.apply(A, I.diagindex).to_coo()[2].tolist() == [0, 2, 0, -2, -1]
+    # j - (i + thunk) (C API 2.0, table 3.8): zero exactly where diag with that thunk keeps
+    assert sr.apply(A, I.diagindex, thunk=2).to_coo()[2].tolist() == [-2, 0, -2, -4, -3]
+    assert kept(I.diag, 2) == [(0, 2)]
 
 
 def gcd_scalar(x, y):

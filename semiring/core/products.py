@@ -54,11 +54,7 @@ def _direction(direction, u, A_nvals, n_in, n_out, mask, what, trace=None):
     "edge" (edge-centric: one GPU thread per stored entry of A, for small graphs) is taken
     only when asked for.
     """
-    if not isinstance(direction, str) or direction not in _DIRECTIONS:
-        raise InvalidValue(f"{what}: direction must be one of {_DIRECTIONS}; given {direction!r}"[:300])
-    if trace is not None and not isinstance(trace, list):
-        raise InvalidValue(f"{what}: trace must be a list (it receives a ProductChoice) or None; "
-                           f"given {type(trace).__name__}")
+    _check_direction(direction, trace, what)
     push_terms = u.nvals * A_nvals / max(n_in, 1)
     if mask is None:
         allowed = n_out
@@ -71,6 +67,15 @@ def _direction(direction, u, A_nvals, n_in, n_out, mask, what, trace=None):
     if trace is not None:
         trace.append(ProductChoice(what, direction, u.nvals, allowed, push_terms, pull_terms))
     return direction
+
+
+def _check_direction(direction, trace, what):
+    """InvalidValue unless ``direction`` is one of :data:`_DIRECTIONS` and ``trace`` a list or None."""
+    if not isinstance(direction, str) or direction not in _DIRECTIONS:
+        raise InvalidValue(f"{what}: direction must be one of {_DIRECTIONS}; given {direction!r}"[:300])
+    if trace is not None and not isinstance(trace, list):
+        raise InvalidValue(f"{what}: trace must be a list (it receives a ProductChoice) or None; "
+                           f"given {type(trace).__name__}")
 
 
 def _rows(mask):
@@ -204,6 +209,7 @@ def _matvec(what, A, u, semiring, mask, accum, replace, out, direction, trace, i
             return w
     ss = _select.native(A, u, out, mask)
     if ss is not None and trace is None:
+        _check_direction(direction, trace, what)
         # SuiteSparse containers: one GrB_mxv / GrB_vxm, mask and accum included
         w = ss.matvec(A, u, s, (out, mask, accum, replace), is_vxm, what)
         if w is not NotImplemented:

@@ -5,7 +5,8 @@ Selection predicates (bool output): ``tril`` (j <= i + thunk), ``triu`` (j >= i 
 ``colle`` (j <= thunk), ``colgt``, and the value comparisons ``valueeq``, ``valuene``,
 ``valuelt``, ``valuele``, ``valuegt``, ``valuege`` (x op thunk). Positional values (int64
 output, for ``apply``): ``rowindex`` (i + thunk), ``colindex`` (j + thunk), ``diagindex``
-(j - i + thunk). For vectors, i is the index and j is 0.
+(j - (i + thunk): zero where ``diag`` with the same thunk holds). For vectors, i is the index
+and j is 0.
 """
 
 from __future__ import annotations
@@ -40,8 +41,8 @@ valuegt = _mk(lambda xp, x, i, j, t: x > t, "valuegt", structural=False, cuda="x
 valuege = _mk(lambda xp, x, i, j, t: x >= t, "valuege", structural=False, cuda="x >= thunk")
 rowindex = _mk(lambda xp, x, i, j, t: i + t, "rowindex", structural=True, output="int64", cuda="i + thunk")
 colindex = _mk(lambda xp, x, i, j, t: j + t, "colindex", structural=True, output="int64", cuda="j + thunk")
-diagindex = _mk(lambda xp, x, i, j, t: j - i + t, "diagindex", structural=True, output="int64",
-                cuda="j - i + thunk")
+diagindex = _mk(lambda xp, x, i, j, t: j - (i + t), "diagindex", structural=True, output="int64",
+                cuda="j - (i + thunk)")
 
 INDEXUNARY = {
     op.name: op

@@ -45,6 +45,8 @@ def import_matrix(M):
     sorted in both (``sorted_cols=True``: no sort inside GraphBLAS)."""
     gb = load()
     rowptr = M._rowptr
+    if M.nvals == 0:  # (an empty hyperlist is refused by the import)
+        return gb.Matrix(GB_TYPES[M.dtype], M.nrows, M.ncols)
     common = dict(nrows=M.nrows, ncols=M.ncols, col_indices=_owned(M._indices, np.uint64),
                   values=_owned(M._values, M.dtype), sorted_cols=True, take_ownership=True, dtype=GB_TYPES[M.dtype])
     if _rowptr.is_hyper(rowptr):

@@ -174,7 +174,7 @@ def matvec(A, u, s, write, is_vxm, what):
         return _decline(what)
     t = _target(write, (A.ncols if is_vxm else A.nrows,), rtype)
     objs = _operands(A, u)
-    if t is None or objs is None:
+    if t is None or objs is None or (s.multiply.positional and _hypersparse(objs[0])):
         return _decline(what)
     a, v = objs[0]._carg, objs[1]._carg
     if is_vxm:
@@ -192,7 +192,7 @@ def mxm(A, B, s, write):
         return _decline("mxm")
     t = _target(write, (A.nrows, B.ncols), rtype)
     objs = _operands(A, B)
-    if t is None or objs is None:
+    if t is None or objs is None or (s.multiply.positional and (_hypersparse(objs[0]) or _hypersparse(objs[1]))):
         return _decline("mxm")
     _check(lib.GrB_mxm(t.obj._carg, t.mask, t.accum, h, objs[0]._carg, objs[1]._carg, t.desc), "mxm")
     return t.finish()
@@ -208,6 +208,13 @@ def _semiring(s, dx, dy):
     if r is None:
         r = _by_semiring[key] = _typed_semiring(s, dx, dy)
     return r
+
+
+def _hypersparse(G):
+    """True for a matrix SuiteSparse stores hypersparse: its positional products are computed on
+    the NumPy side (SuiteSparse:GraphBLAS 9.4 gives ``firsti`` of a hypersparse A as the
+    position in the list of nonempty rows, not the row index)."""
+    return G.ss.format.startswith("hyper")
 
 
 def _typed_semiring(s, dx, dy):
@@ -308,11 +315,11 @@ def _indexunary(f, dtype, thunk):
         th = int(th)
     else:
         suffix = GB_TYPES[np.dtype(dtype)]
-        try:
-            th_c = np.asarray(thunk).astype(dtype)
-        except (OverflowError, ValueError):
-            return None, None, None, None
         with np.errstate(all="ignore"):
+            try:
+                th_c = np.asarray(thunk).astype(dtype)
+            except (OverflowError, ValueError):
+                return None, None, None, None
             exact = bool(np.asarray(th_c == np.asarray(thunk)))
         if not exact:
             return None, None, None, None
@@ -365,6 +372,8 @@ def reduce_scalar(x, m):
     p = ffi.new(f"{ctype}*", _scalar(m.identity_for(d), d))
     kind = "Vector" if len(x.shape) == 1 else "Matrix"
     _check(getattr(lib, f"GrB_{kind}_reduce_{suffix}")(p, ffi.NULL, h, objs[0]._carg, ffi.NULL), "reduce_scalar")
+    if m.name in ("min", "max") and np.dtype(d).kind == "f" and np.isinf(p[0]) and x.nvals:
+        return _decline("reduce_scalar")  # every value NaN: semiring gives NaN, GraphBLAS the identity
     return np.dtype(d).type(p[0])
 
 
