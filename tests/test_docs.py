@@ -133,6 +133,7 @@ def test_write_table_markdown(rows, hook):
     assert masks[4] == "| `M.V` value | outside | inside | outside |"
 
 
+@pytest.mark.numpy_backend  # the defect is injected into the NumPy backend's write step
 def test_write_table_stops_on_a_disagreement(hook, monkeypatch):
     """A library that ignored replace=True would make the table generation (and the docs build) fail."""
     from semiring.core import _write

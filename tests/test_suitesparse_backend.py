@@ -289,9 +289,12 @@ def test_writes_give_a_new_version_and_drop_the_other_form():
     assert sorted(g.to_coo()[2].tolist()) == [1.0, 2.0] and A._gb() is g
     u = as_form(sr.Vector.from_coo([0, 2], [1, 2], size=3, backend="numpy"), "gb")
     v0 = u._version
-    sr.assign(u, 7, [1])
-    assert u._version != v0 and u._gbv is None and u.to_coo()[1].tolist() == [1, 7, 2]
-    assert sorted(u._gb().to_coo()[1].tolist()) == [1, 2, 7]
+    sr.assign(u, 7, [1])  # GrB_assign
+    assert u._version != v0 and u._current_host() is None and u.to_coo()[1].tolist() == [1, 7, 2]
+    v1 = u._version
+    sr.apply(u, negate, out=u)  # NumPy: the NumPy form is the new content
+    assert u._version != v1 and u._gbv is None and u.to_coo()[1].tolist() == [-1, -7, -2]
+    assert sorted(u._gb().to_coo()[1].tolist()) == [-7, -2, -1]
 
 
 def test_the_missing_form_is_built_once_by_concurrent_readers(monkeypatch):

@@ -46,7 +46,7 @@ from ..exceptions import DomainMismatch, InvalidValue, NegativeCycleError
 from ..ops import binary, indexunary, monoid, semiring, unary
 from .bfs import bfs
 from .engines import GPU_MAX_VERTICES
-from .graph import as_graph
+from .graph import as_graph, on_graph_backend
 from .sssp import sssp
 
 _METHODS = ("auto", "floyd_warshall", "repeated", "batched_bfs")
@@ -179,6 +179,7 @@ def _floyd_warshall(W, n, what, block):
     return D
 
 
+@on_graph_backend
 def floyd_warshall(A, *, max_bytes=None, block=FW_BLOCK):
     """Shortest-path lengths between every pair of vertices (blocked Floyd-Warshall).
 
@@ -412,6 +413,7 @@ def _searches_on_device(G, W, srcs, allowed, what):
     return Matrix._from_csr(int(srcs.size), n, W.dtype, cp.asarray(indptr), indices.astype(idx, copy=False), values)
 
 
+@on_graph_backend
 def all_pairs_shortest_paths(A, *, method="auto", sources=None, max_bytes=None):
     """Shortest-path lengths from each of several sources (by default every vertex) to every vertex.
 

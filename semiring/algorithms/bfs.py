@@ -43,7 +43,7 @@ from ..backends import results as _results
 from ..backends.direction import ALPHA, BETA, Beamer
 from ..ops import semiring as _semirings
 from . import engines as _engines
-from .graph import as_graph, check_source, edges_of
+from .graph import as_graph, check_source, edges_of, on_graph_backend
 
 _DIRECTIONS = ("auto", "push", "pull", "edge")
 #: The BFS strategies (see :func:`bfs`'s ``strategy``).
@@ -169,6 +169,7 @@ class BFSResult:
         return max((t.depth for t in self.trace if t.discovered), default=0)
 
 
+@on_graph_backend
 def bfs(A, source, *, parents=False, direction="auto", max_depth=None, deterministic=False, engine="auto",
         strategy=None):
     """Breadth-first search from ``source`` along out-edges.

@@ -40,7 +40,7 @@ from ..core.matrix import Matrix
 from ..core.vector import Vector
 from ..exceptions import IndexOutOfBound, InvalidValue
 from ..ops import binary, monoid, semiring, unary
-from .graph import as_graph
+from .graph import as_graph, on_graph_backend
 
 #: Sources whose BFS run together in one frontier matrix (its rows), by default.
 DEFAULT_BATCH = 64
@@ -163,6 +163,7 @@ def _sources(sources, n, what):
     return src
 
 
+@on_graph_backend
 def betweenness_centrality(A, *, sources=None, normalized=True, endpoints=False, batch=DEFAULT_BATCH):
     """Shortest-path betweenness centrality of every vertex (unweighted), as networkx defines it.
 

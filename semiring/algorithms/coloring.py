@@ -54,7 +54,7 @@ from ..ops.monoid import lor as monoid_lor
 from ..ops.monoid import plus as monoid_plus
 from ..ops._base import BinaryOp, UnaryOp
 from . import engines as _engines
-from .graph import as_graph
+from .graph import as_graph, on_graph_backend
 
 _METHODS = ("jones_plassmann", "luby", "greedy", "gebremedhin_manne")
 #: Gebremedhin-Manne: the default number of blocks p makes each pass at most this many steps
@@ -135,6 +135,7 @@ def _luby(S, candidates, rng):
     return iset
 
 
+@on_graph_backend
 def mis(A, seed=0):
     """A maximal independent set by Luby's algorithm.
 
@@ -325,6 +326,7 @@ def greedy_coloring(S):
     return Vector.from_dense(np.array(col_list, dtype=np.int64), device=S.device)
 
 
+@on_graph_backend
 def coloring(A, *, method="jones_plassmann", seed=0, engine="auto", blocks=None):
     """A proper vertex coloring.
 

@@ -111,7 +111,7 @@ from ..core.vector import Vector
 from ..exceptions import DimensionMismatch, DomainMismatch, IndexOutOfBound, InvalidValue
 from ..ops import binary, indexunary, monoid, semiring, unary
 from ..ops.semiring import Semiring
-from .graph import as_graph
+from .graph import as_graph, on_graph_backend
 
 #: Default probability decay of a vertex that kept its community (``alpha`` of Ghosh et al.).
 DEACTIVATION = 0.1
@@ -299,6 +299,7 @@ def _quality(Wt, labels, K, gamma):
     return q_in / two_m - gamma * q_tot / (two_m * two_m)
 
 
+@on_graph_backend
 def modularity(A, communities, *, resolution=1.0):
     """The modularity of a partition of an undirected weighted graph.
 
@@ -518,6 +519,7 @@ def _by_first_vertex(labels, K, device):
     return rank[labels]
 
 
+@on_graph_backend
 def louvain(A, *, resolution=1.0, threshold=1e-7, seed=0, max_level=None, deactivation=DEACTIVATION):
     """Communities of an undirected weighted graph by the Louvain method, in parallel rounds.
 

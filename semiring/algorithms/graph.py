@@ -18,6 +18,8 @@ once the write has returned, what the graph serves is built from the new content
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from .. import core as _core
@@ -199,3 +201,25 @@ def edges_of(G, vertices, degree):
 
 
 __all__ = ["Graph", "as_graph", "edges_of", "check_source"]
+
+
+def on_graph_backend(fn):
+    """Decorator of the public algorithms: the containers the algorithm makes are stored by the
+    CPU backend of the graph it is given (its first argument, a Matrix or a :class:`Graph`), so
+    that a SuiteSparse graph is searched with SuiteSparse vectors, each step one GraphBLAS call,
+    whatever the default CPU backend is."""
+
+    @functools.wraps(fn)
+    def inner(A, *args, **kwargs):
+        M = A.A if isinstance(A, Graph) else A
+        backend = getattr(M, "backend", None) if getattr(M, "device", None) == "cpu" else None
+        if backend is None:
+            return fn(A, *args, **kwargs)
+        from ..backends import cpu_backend, use_cpu_backend
+
+        if backend == cpu_backend():
+            return fn(A, *args, **kwargs)
+        with use_cpu_backend(backend):
+            return fn(A, *args, **kwargs)
+
+    return inner

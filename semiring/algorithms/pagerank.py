@@ -37,7 +37,7 @@ from ..backends._xp import asnumpy
 from ..core.vector import Vector
 from ..exceptions import ConvergenceFailure, DimensionMismatch, InvalidValue
 from ..ops import binary, indexunary, monoid, semiring, unary
-from .graph import as_graph
+from .graph import as_graph, on_graph_backend
 
 
 def _real(x, what, name):
@@ -132,6 +132,7 @@ def _build_links(G, weighted, what):
     return WT, d
 
 
+@on_graph_backend
 def pagerank(A, *, alpha=0.85, personalization=None, max_iter=100, tol=1e-6, weighted=False, dangling=None,
              nstart=None):
     """PageRank of every vertex, by power iteration.

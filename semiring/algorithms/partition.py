@@ -95,7 +95,7 @@ from ..ops import binary, indexunary, monoid, semiring, unary
 from ..ops._base import UnaryOp
 from . import _partition_host as _host
 from .components import connected_components
-from .graph import as_graph
+from .graph import as_graph, on_graph_backend
 
 _METHODS = ("multilevel", "bfs")
 #: Coarsen until at most this many vertices per part remain (METIS: 30 k), and never below
@@ -667,6 +667,7 @@ def _bfs_parts(G, W, n, k):
 # public functions
 # ---------------------------------------------------------------------------------------------
 
+@on_graph_backend
 def partition(A, k, *, method="multilevel", seed=0, imbalance=0.03):
     """Partition the vertices into k parts of nearly equal size with a small edge cut.
 
@@ -748,6 +749,7 @@ def partition(A, k, *, method="multilevel", seed=0, imbalance=0.03):
     return Vector.from_dense(parts, device=dev)
 
 
+@on_graph_backend
 def edge_cut(A, parts):
     """Total weight of the edges whose ends lie in different parts (each undirected edge once).
 
@@ -821,6 +823,7 @@ def balance(parts, k):
     return float(np.bincount(p, minlength=k).max() * k / n)
 
 
+@on_graph_backend
 def kernighan_lin_bisection(A, *, partition=None, max_iter=10, seed=0):
     """A bisection improved by Kernighan-Lin passes.
 

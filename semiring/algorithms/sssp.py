@@ -47,7 +47,7 @@ from ..ops import binary, indexunary, monoid, semiring, unary
 from . import _sssp_engines as _engines
 from . import engines as _choice
 from .bfs import bfs
-from .graph import as_graph, check_source
+from .graph import as_graph, check_source, on_graph_backend
 
 _METHODS = ("auto", "bellman_ford", "delta_stepping")
 #: Names accepted by ``sssp(strategy=...)``: Bellman-Ford work organizations, then near-far.
@@ -336,6 +336,7 @@ def _fill_unbounded(G, d, source):
     return d
 
 
+@on_graph_backend
 def sssp(A, source, *, method="auto", delta=None, parents=False, engine="auto", strategy=None):
     """Shortest-path lengths from ``source`` along out-edges.
 

@@ -49,7 +49,7 @@ from ..backends._xp import asnumpy
 from ..core.vector import Vector
 from ..exceptions import InvalidValue
 from ..ops import binary, indexunary, monoid, semiring, unary
-from .graph import as_graph
+from .graph import as_graph, on_graph_backend
 
 METHODS = ("burkhardt", "cohen", "sandia", "sandia2")
 PRESORTS = ("auto", "ascending", "descending", None)
@@ -122,6 +122,7 @@ def _check_method(method, what):
         raise InvalidValue(f"{what}: method must be one of {METHODS}; given {method!r}")
 
 
+@on_graph_backend
 def triangle_count(A, *, method="sandia", presort="auto"):
     """The number of triangles of an undirected graph.
 
@@ -207,6 +208,7 @@ def _total(C):
     return int(_core.reduce_scalar(C, monoid.plus)) if C.nvals else 0
 
 
+@on_graph_backend
 def triangles_per_vertex(A, *, presort="auto"):
     """The number of triangles through each vertex of an undirected graph.
 
