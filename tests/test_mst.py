@@ -194,11 +194,15 @@ def test_boruvka_rounds_shrink_logarithmically():
                                                                           nrows=A.nrows, ncols=A.ncols)),
                      sr.binary.plus)
     G = sr.algorithms.Graph(W)
-    K = mst_module.edge_keys(G, "test")[0]
-    trace = []
-    mst_module.boruvka_rounds(K, "cpu", trace)
-    # every round at least halves the components with an outgoing edge: <= log2(2000) + 1 rounds
-    assert 2 <= len(trace) <= 12 and all(b < a for a, b in zip(trace, trace[1:]))
+    traces = []
+    for keys in (mst_module.PackedKeys.of(G), mst_module.RankedKeys(G, "test")):
+        trace = []
+        mst_module.boruvka_rounds(keys, trace)
+        traces.append(trace)
+        # every round at least halves the components with an outgoing edge: <= log2(2000) + 1 rounds
+        assert 2 <= len(trace) <= 12 and all(b < a for a, b in zip(trace, trace[1:]))
+        assert trace[0] == W.nvals  # round 1: every edge, both ways
+    assert traces[0] == traces[1]  # the same keys' order: the same rounds
     assert check(W, msf(G)) == kruskal(W)
 
 
