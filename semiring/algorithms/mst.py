@@ -23,8 +23,8 @@ edges and its ends are looked up (:func:`edge_keys`).
   ``S = select(S, f(i) != f(j))`` drops the edges now inside a component (LAGraph's select
   function ``f2``): the graph shrinks by filtering its entries in place rather than by
   relabelling and merging them (Bader and Cong's compact-graph step), so a round costs
-  O(nnz(S) + n) with no sort of the edges. Every round at least halves the number of components that
-  still have an outgoing edge: O(log n) rounds.
+  O(nnz(S) + n) with no sort of the edges. Every round at least halves the number of
+  components that still have an outgoing edge: O(log n) rounds.
 - Prim (1957), as the parallel formulation in Grama et al., section 10.2: ``d(v)`` holds the
   key of the lightest edge between v and the tree; each step takes the vertex of smallest
   ``d`` by one ``min`` reduction over the cut, adds it, and lowers ``d`` with its row
@@ -374,8 +374,13 @@ def _forest(G, method, what, tiebreak=None):
         K, eu, ev, ew = edge_keys(G, what, tiebreak)
         found = prim_steps(K, device)
         u, v, w = eu[found], ev[found], ew[found]
-    F = Matrix.from_coo(xp.concatenate([u, v]), xp.concatenate([v, u]), xp.concatenate([w, w]),
-                        nrows=n, ncols=n, dtype=G.A.dtype, device=device)
+    r, c, x = xp.concatenate([u, v]), xp.concatenate([v, u]), xp.concatenate([w, w])
+    if device == "cpu" and x.dtype.kind == "f" and x.size and not bool((x != 0).any()):
+        # every weight compares equal to 0 (-0.0 and 0.0): given in row-major order, so that
+        # each value stays with its entry in from_coo, which takes such values as one
+        order = np.argsort(r * n + c)
+        r, c, x = r[order], c[order], x[order]
+    F = Matrix.from_coo(r, c, x, nrows=n, ncols=n, dtype=G.A.dtype, device=device)
     return F, u, v
 
 
