@@ -211,6 +211,7 @@ def boruvka_rounds(keys, trace=None):
     S = keys.K
     n = S.nrows
     f = np.arange(n, dtype=np.int64)  # f(u): the root of u's component (LAGraph's parent)
+    p = np.arange(n, dtype=np.int64)  # p(c): where root c hooks (c itself between rounds)
     found = []
     while S.nvals:
         if trace is not None:
@@ -224,14 +225,14 @@ def boruvka_rounds(keys, trace=None):
             # ce(c) = min_u e(u) Cf(u, c) = min { e(u) : f(u) = c }   (min.first: each component's
             # lightest outgoing edge; LAGraph's Reduce_assign)
             ce = _core.vxm(e, Cf, semiring.min_first, direction="push")
+            c, k = ce.to_coo()
         else:
-            ce = e  # the first round: every vertex is its own component (f = identity)
-        c, k = ce.to_coo()
+            c, k = e.to_coo()  # the first round: every vertex is its own component (f = identity)
+            u = c
         lo, hi = keys.ends(k)
         # t(c) = f(lo) + f(hi) - c   (the component across c's edge: one of its ends lies in c)
         t = f[lo] + f[hi] - c
         # hook: p(c) = t(c); a pair that chose the same edge (p(t(c)) == c) keeps the smaller root
-        p = np.arange(n, dtype=np.int64)
         p[c] = t
         stays = (p[t] == c) & (c < t)
         p[c[stays]] = c[stays]
@@ -243,8 +244,10 @@ def boruvka_rounds(keys, trace=None):
             if np.array_equal(ppc, pc):
                 break
             p[c] = pc = ppc
-        # f = p(f)   (every vertex under its new root)
-        f = p[f]
+        # f(u) = p(f(u))   (the vertices with an edge, under their new roots; the others have
+        # none left, in S now or later, and are never read again)
+        f[u] = p[f[u]]
+        p[c] = c
         # S = select(S, f(i) != f(j))   (drop the edges inside a component; LAGraph's f2)
         S = _core.select(S, IndexUnaryOp(lambda x, i, j, _, f=f: f[i] != f[j], "msf_between", output="bool"))
     return np.sort(np.concatenate(found)) if found else np.zeros(0, dtype=np.int64)
