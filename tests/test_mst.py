@@ -300,10 +300,9 @@ def forest_inputs(draw):
 
 def expect_packed(A):
     """Whether Borůvka's keys should be packed for A: D * n^2 <= 2**63 for the D possible
-    weights of its off-diagonal entries (integers: the range; floats: the distinct values,
-    and none may be -0.0)."""
-    S = A.to_scipy().tocoo()
-    w = S.data[S.row != S.col]
+    weights of its entries, self-loops included (integers: the range; floats: the distinct
+    values, and none may be -0.0)."""
+    w = A.to_scipy().data
     if not w.size:
         return True
     if w.dtype.kind == "f":

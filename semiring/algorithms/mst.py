@@ -60,8 +60,8 @@ METHODS = ("boruvka", "prim")
 
 def _check_nan(A, what):
     """InvalidValue if A has a NaN value."""
-    vals = A.to_coo()[2]
-    if vals.dtype.kind in "fc":
+    if np.dtype(A.dtype).kind in "fc":
+        vals = A.to_coo()[2]
         nan = int(_v.xp_for(A.device).isnan(vals).sum())
         if nan:
             raise InvalidValue(f"{what}: edge weights must be numbers; given {nan} NaN entries")
@@ -120,11 +120,12 @@ class PackedKeys:
     ``r`` is the rank of the edge's weight among the distinct weights (``w - min(w)`` for
     integers and bool, no sort; a sort of the distinct values for floats, -0.0 and 0.0 one
     weight), so the keys order the edges by (weight, min(i, j), max(i, j)) and are distinct.
+    A self-loop's key is :data:`LOOP`, above every edge's.
 
     Attributes
     ----------
     K : Matrix, shape (n, n), int64
-        ``K(i, j)`` the key of edge {i, j}, both ways; A's off-diagonal pattern (self-loops dropped).
+        ``K(i, j)`` the key of edge {i, j}, both ways, on A's pattern (``K(i, i) = LOOP``).
     """
 
     def __init__(self, K, n, weights):
@@ -133,17 +134,16 @@ class PackedKeys:
     @classmethod
     def of(cls, G):
         """The packed keys of Graph G (CPU), or None where a key would pass 2^63 - 1 or A has a
-        -0.0 weight (whose sign the decoded weight would lose)."""
+        -0.0 weight (whose sign the decoded weight would lose). The weights counted are those of
+        all of A's entries, self-loops included."""
         A, n = G.A, G.n
-        # S0 = offdiag(A)   (self-loops are never in a forest)
-        S0 = _core.select(A, indexunary.offdiag)
-        if S0.nvals == 0:
+        if A.nvals == 0:
             return cls(Matrix(n, n, "int64"), n, lambda r: np.zeros(0, A.dtype))
         dt = np.dtype(A.dtype)
         if dt.kind in "biu":
-            # lo = min(S0), hi = max(S0)   (the weights' range: its ranks need no sort)
-            lo = int(_core.reduce_scalar(S0, monoid.min))
-            hi = int(_core.reduce_scalar(S0, monoid.max))
+            # lo = min(A), hi = max(A)   (the weights' range: its ranks need no sort)
+            lo = int(_core.reduce_scalar(A, monoid.min))
+            hi = int(_core.reduce_scalar(A, monoid.max))
             if (hi - lo + 1) * n * n > _KEYS:
                 return None
             base = dt.type(lo)
@@ -154,7 +154,7 @@ class PackedKeys:
             def weights(r):
                 return (r + lo).astype(dt) if dt.kind != "u" else r.astype(dt) + base
         else:
-            vals = S0.to_scipy().data
+            vals = A.to_scipy().data
             if bool((np.signbit(vals) & (vals == 0)).any()):
                 return None
             distinct = np.unique(vals)
@@ -168,10 +168,12 @@ class PackedKeys:
                 return distinct[r]
 
         nn = n * n
-        pack = IndexUnaryOp(lambda x, i, j, _: rank(x) * nn + np.minimum(i, j) * n + np.maximum(i, j),
-                            "msf_key", output="int64")
-        # K(i, j) = rank(S0(i, j)) * n^2 + min(i, j) * n + max(i, j)   (one pass over A's entries)
-        return cls(_core.apply(S0, pack), n, weights)
+
+        def key(x, i, j, _):
+            return np.where(i == j, LOOP, rank(x) * nn + np.minimum(i, j) * n + np.maximum(i, j))
+
+        # K(i, j) = rank(A(i, j)) * n^2 + min(i, j) * n + max(i, j);  K(i, i) = LOOP
+        return cls(_core.apply(A, IndexUnaryOp(key, "msf_key", output="int64")), n, weights)
 
     def ends(self, keys):
         """(lo, hi) host int64 arrays, lo < hi: the ends of the edges of these keys."""
@@ -185,6 +187,9 @@ class PackedKeys:
 
 #: The number of non-negative int64 keys: a packing of D weights needs D * n^2 of them.
 _KEYS = 2**63
+#: A self-loop's packed key: above the largest edge key, D * n^2 - n - 1 (the edge {n - 2, n - 1}
+#: of the heaviest weight), so no vertex takes it while it has an edge.
+LOOP = 2**63 - 1
 
 
 class RankedKeys:
@@ -205,7 +210,8 @@ def boruvka_rounds(keys, trace=None):
     the forest's edges, increasing.
 
     ``keys`` is a :class:`PackedKeys` or :class:`RankedKeys`: ``keys.K`` the symmetric key
-    Matrix (distinct keys, no diagonal) and ``keys.ends`` the decoder of a key's ends.
+    Matrix (distinct keys; :data:`LOOP` on the diagonal, if anything) and ``keys.ends`` the
+    decoder of a key's ends.
     ``trace`` (a list) receives, per round, the number of entries of S (the edges between
     components, both ways)."""
     S = keys.K
@@ -227,8 +233,11 @@ def boruvka_rounds(keys, trace=None):
             ce = _core.vxm(e, Cf, semiring.min_first, direction="push")
             c, k = ce.to_coo()
         else:
-            c, k = e.to_coo()  # the first round: every vertex is its own component (f = identity)
-            u = c
+            # the first round: every vertex is its own component (f = identity); a self-loop,
+            # the lightest entry only of a vertex with no edge, goes (the select below drops them)
+            u, k = e.to_coo()
+            edge = k != LOOP
+            c, k = u[edge], k[edge]
         lo, hi = keys.ends(k)
         # t(c) = f(lo) + f(hi) - c   (the component across c's edge: one of its ends lies in c)
         t = f[lo] + f[hi] - c
