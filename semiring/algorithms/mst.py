@@ -118,9 +118,10 @@ class PackedKeys:
     """The keys ``r * n^2 + min(i, j) * n + max(i, j)`` of A's edges, on A's own pattern.
 
     ``r`` is the rank of the edge's weight among the distinct weights (``w - min(w)`` for
-    integers and bool, no sort; a sort of the distinct values for floats, -0.0 and 0.0 one
-    weight), so the keys order the edges by (weight, min(i, j), max(i, j)) and are distinct.
-    A self-loop's key is :data:`LOOP`, above every edge's.
+    integers and bool, no sort; for floats, the position among A's distinct values, one sort
+    of them), so the keys order the edges by (weight, min(i, j), max(i, j)) and are distinct,
+    and each decodes to its edge's ends and weight. A self-loop's key is :data:`LOOP`, above
+    every edge's.
 
     Attributes
     ----------
