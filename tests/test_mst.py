@@ -10,6 +10,7 @@ graphs, LAGraph's msf test matrices and the DIMACS New York road network (../sha
 from __future__ import annotations
 
 import doctest
+from unittest import mock
 
 import numpy as np
 import pytest
@@ -194,11 +195,15 @@ def test_boruvka_rounds_shrink_logarithmically():
                                                                           nrows=A.nrows, ncols=A.ncols)),
                      sr.binary.plus)
     G = sr.algorithms.Graph(W)
-    K = mst_module.edge_keys(G, "test")[0]
-    trace = []
-    mst_module.boruvka_rounds(K, "cpu", trace)
-    # every round at least halves the components with an outgoing edge: <= log2(2000) + 1 rounds
-    assert 2 <= len(trace) <= 12 and all(b < a for a, b in zip(trace, trace[1:]))
+    traces = []
+    for keys in (mst_module.PackedKeys.of(G), mst_module.RankedKeys(G, "test")):
+        trace = []
+        mst_module.boruvka_rounds(keys, trace)
+        traces.append(trace)
+        # every round at least halves the components with an outgoing edge: <= log2(2000) + 1 rounds
+        assert 2 <= len(trace) <= 12 and all(b < a for a, b in zip(trace, trace[1:]))
+        assert trace[0] == W.nvals  # round 1: every edge, both ways
+    assert traces[0] == traces[1]  # the same keys' order: the same rounds
     assert check(W, msf(G)) == kruskal(W)
 
 
@@ -249,6 +254,163 @@ def test_generated_graphs(name):
     for W in (_weighted(A, 1), _weighted(A, 2, high=3)):
         F = msf(W)
         assert check(W, F) == kruskal(W)
+
+
+# ---------------------------------------------------------------------------------------------
+# Borůvka's keys: every dtype and weight range, several components, self-loops, bad input
+# ---------------------------------------------------------------------------------------------
+
+WEIGHTS = {
+    "bool": st.booleans(),
+    "int8": st.one_of(st.integers(-2, 2), st.integers(-128, 127)),
+    "uint16": st.one_of(st.integers(0, 3), st.integers(0, 2**16 - 1)),
+    # |w| <= 2**52: exact in float64 after scipy_total's shift; the widest ranges need 2**53 * n^2
+    # keys, past 2**63 for n > 32, so both key forms are drawn
+    "int64": st.one_of(st.integers(-3, 3), st.integers(-2**52, 2**52)),
+    "uint64": st.one_of(st.integers(0, 3), st.integers(2**64 - 4, 2**64 - 1)),
+    "float32": st.one_of(st.sampled_from([-1.5, 0.0, 0.5, 2.0]),
+                         st.floats(-1e6, 1e6, allow_nan=False, allow_subnormal=False, width=32)),
+    "float64": st.one_of(st.sampled_from([-1.5, -0.0, 0.0, 0.5, 2.0, np.inf]),
+                         st.floats(-1e6, 1e6, allow_nan=False, allow_subnormal=False)),
+}
+
+
+@st.composite
+def forest_inputs(draw):
+    """A symmetric weighted graph of 1..4 blocks of vertices with no edge between blocks (at least
+    as many components), the vertices shuffled so the blocks interleave, self-loops of any
+    weight, and weights from a small set (ties) or a wide range."""
+    dtype = draw(st.sampled_from(sorted(WEIGHTS)))
+    blocks = draw(st.lists(st.integers(1, 14), min_size=1, max_size=4))
+    n = sum(blocks)
+    perm = np.array(draw(st.permutations(range(n))), dtype=np.int64)
+    r, c = [], []
+    start = 0
+    for b in blocks:
+        m = draw(st.integers(0, 3 * b))
+        ends = st.lists(st.integers(start, start + b - 1), min_size=m, max_size=m)
+        r += draw(ends)
+        c += draw(ends)
+        start += b
+    loops = draw(st.lists(st.integers(0, n - 1), max_size=4))
+    r, c = perm[np.array(r + loops, dtype=np.int64)], perm[np.array(c + loops, dtype=np.int64)]
+    w = draw(st.lists(WEIGHTS[dtype], min_size=r.size, max_size=r.size))
+    return symmetric(n, r, c, np.array(w, dtype=dtype), dtype=dtype)
+
+
+def expect_packed(A):
+    """Whether Borůvka's keys should be packed for A: D * n^2 <= 2**63 for the D possible
+    weights of its entries, self-loops included (integers: the range; floats: the distinct
+    values, and none may be -0.0)."""
+    w = A.to_scipy().data
+    if not w.size:
+        return True
+    if w.dtype.kind == "f":
+        if bool((np.signbit(w) & (w == 0)).any()):
+            return False
+        d = np.unique(w).size
+    else:
+        d = int(w.max()) - int(w.min()) + 1
+    return d * A.nrows**2 <= 2**63
+
+
+def check_signs(A, F):
+    """F's float entries carry the sign of A's (a -0.0 weight stays -0.0)."""
+    r, c, w = (asnumpy(x) for x in F.to_coo())
+    if w.dtype.kind == "f":
+        got = np.array([A.get(int(i), int(j)) for i, j in zip(r, c)], dtype=w.dtype)
+        np.testing.assert_array_equal(np.signbit(got), np.signbit(w))
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(A=forest_inputs())
+def test_forest_of_components_loops_and_ties_matches_kruskal(A):
+    """The forest is Kruskal's under the order (weight, min(i, j), max(i, j)) (the unique forest
+    under distinct keys) with scipy's total weight, whichever key form Borůvka takes; Prim finds
+    the same."""
+    want = kruskal(A)
+    G = sr.algorithms.Graph(A)
+    assert (mst_module.PackedKeys.of(G) is not None) == expect_packed(A)
+    F = msf(A)
+    assert check(A, F) == want
+    check_signs(A, F)
+    with mock.patch.object(mst_module, "_KEYS", 0):  # no packing fits: the ranked keys
+        keys = mst_module.PackedKeys.of(sr.algorithms.Graph(A))
+        assert keys is None or keys.K.nvals == 0  # (no edge: nothing to pack)
+        R = msf(A)
+    assert R.isequal(F) and check(A, R) == want
+    assert msf(A, method="prim").isequal(F)
+
+
+@pytest.mark.parametrize("dtype", ["int64", "uint64"])
+@pytest.mark.parametrize("extra", [0, 1])
+def test_packed_keys_at_the_int64_limit(dtype, extra):
+    """n = 32 vertices and 2**53 + extra possible weights: with extra = 0 the keys just fit
+    (2**53 * 32**2 = 2**63), the largest, (2**53 - 1) * 32**2 + 30 * 32 + 31 = 2**63 - 33, is the
+    bridge {30, 31} of the heaviest weight and must decode to its ends and weight; with extra = 1
+    the keys fall back to ranks. Both give Kruskal's forest."""
+    n, base = 32, (2**64 - 2**53 - 1 if dtype == "uint64" else -2**52)
+    # a path 0-1-...-31 plus chords among 0..29, weights from base to base + 2**53 - 1 + extra
+    r = list(range(n - 1)) + [0, 3, 7, 11]
+    c = list(range(1, n)) + [29, 20, 25, 17]
+    w = [base + 5 * t for t in range(n - 2)] + [base + 2**53 - 1 + extra] + [base, base + 1, base + 2**52, base + 3]
+    A = symmetric(n, r, c, np.array(w, dtype=dtype), dtype=dtype)
+    G = sr.algorithms.Graph(A)
+    keys = mst_module.PackedKeys.of(G)
+    assert (keys is not None) == (extra == 0)
+    if keys is not None:
+        assert int(asnumpy(keys.K.to_coo()[2]).max()) == 2**63 - 33 == int(keys.K.get(31, 30))
+    F = msf(A)
+    assert check(A, F) == kruskal(A)
+    assert F.get(30, 31) == A.get(30, 31) == np.array(base + 2**53 - 1 + extra, dtype=dtype)
+
+
+def test_negative_zero_weights_keep_their_sign():
+    A = symmetric(4, [0, 1, 2, 0], [1, 2, 3, 3], [-0.0, 0.0, -0.0, 1.0])
+    assert mst_module.PackedKeys.of(sr.algorithms.Graph(A)) is None  # the ranked keys keep A's values
+    for method in METHODS:
+        F = msf(A, method=method)
+        assert check(A, F) == [(0, 1), (1, 2), (2, 3)]  # -0.0 and 0.0 tie: edge order decides
+        check_signs(A, F)
+        # row-major: (0, 1) (1, 0) (1, 2) (2, 1) (2, 3) (3, 2)
+        np.testing.assert_array_equal(np.signbit(asnumpy(F.to_coo()[2])), [True, True, False, False, True, True])
+
+
+@st.composite
+def asymmetric_inputs(draw):
+    """A symmetric graph with one off-diagonal arc dropped or reweighted: not undirected."""
+    A = draw(forest_inputs())
+    r, c, w = (asnumpy(x) for x in A.to_coo())
+    off = np.flatnonzero(r != c)
+    if not off.size or A.dtype == np.bool_ and draw(st.booleans()):
+        # no arc to change (or bool): add one arc i -> j without its mirror
+        n = A.nrows + 2
+        return sr.Matrix.from_coo(np.append(r, n - 2), np.append(c, n - 1), np.append(w, w[:1] if w.size else 1),
+                                  nrows=n, ncols=n, dtype=A.dtype)
+    t = off[draw(st.integers(0, off.size - 1))]
+    if draw(st.booleans()):
+        keep = np.arange(r.size) != t  # drop arc t
+        return sr.Matrix.from_coo(r[keep], c[keep], w[keep], nrows=A.nrows, ncols=A.ncols, dtype=A.dtype)
+    w = w.copy()
+    w[t] = not w[t] if A.dtype == np.bool_ else (w[t] + 1 if A.dtype.kind != "f" or np.isfinite(w[t]) else 0)
+    return sr.Matrix.from_coo(r, c, w, nrows=A.nrows, ncols=A.ncols, dtype=A.dtype)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(A=asymmetric_inputs())
+def test_asymmetric_input_raises_and_changes_nothing(A):
+    before = A.dup()
+    for method in METHODS:
+        with pytest.raises(sr.InvalidValue, match="must be symmetric"):
+            msf(A, method=method)
+        with pytest.raises(sr.InvalidValue, match="must be symmetric"):
+            msf(sr.algorithms.Graph(A), method=method)
+        with pytest.raises(sr.InvalidValue, match="must be symmetric"):
+            mst_module.forest_edges(sr.algorithms.Graph(A), method)
+    assert A.isequal(before)
+    # the same matrix declared directed is refused too, and its symmetric part is accepted
+    with pytest.raises(sr.InvalidValue, match="must be symmetric"):
+        msf(sr.algorithms.Graph(before, kind="directed"))
 
 
 # ---------------------------------------------------------------------------------------------

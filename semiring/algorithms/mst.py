@@ -1,22 +1,30 @@
-"""Minimum spanning forest as ``min`` reductions: Borůvka with contraction, and Prim.
+"""Minimum spanning forest as ``min`` reductions: Borůvka and Prim.
 
-Both methods first give every undirected edge a distinct int64 *key*: its rank in the order
-(weight, edge index), where the edge index of {i, j} is the pair (min(i, j), max(i, j)). Under
-distinct keys the minimum spanning forest is unique, so ties are broken deterministically and
-both methods return the same forest, which is a minimum spanning forest for the weights
+Both methods order the undirected edges by (weight, edge index), where the edge index of {i, j}
+is the pair (min(i, j), max(i, j)), and give every edge a distinct int64 *key* in that order.
+Under distinct keys the minimum spanning forest is unique, so ties are broken deterministically
+and both methods return the same forest, which is a minimum spanning forest for the weights
 (its total weight is the minimum; Kruskal run in the same order finds it too). The key is
-LAGraph's packing of (weight, index) into one 64-bit word, generalised to any weight type by
-ranking the weights once (one sort of the edges) instead of shifting integer weights.
+LAGraph's packing of (weight, index) into one 64-bit word. Borůvka packs
+``r * n^2 + min(i, j) * n + max(i, j)``, r the rank of the weight among the distinct weights
+(``w - min(w)`` for integers and bool), with one ``apply`` over A's own entries (no sort of the
+edges) and reads the edge's ends back off its key (:class:`PackedKeys`). Where that word would
+pass 2^63 (or with a tie-break, and for Prim), the key is the edge's rank in one sort of the
+edges and its ends are looked up (:func:`edge_keys`).
 
 - Borůvka (1926), as LAGraph's experimental ``LAGraph_msf`` computes it (Zhang, Azad, Davis):
-  in each round every component picks its lightest outgoing edge by a ``min`` reduction over
-  its row of the component graph, whose entries pack (edge key, neighbour component) into one
-  key (``key * n + j``); each component hooks onto the component across its edge; the two
-  components of a pair that chose the same edge keep the smaller as root (distinct keys leave
-  no other cycle); pointer jumping (``p = p(p)``) flattens the hooks into stars; and the graph is
-  contracted, ``S = offdiag(C min.second S min.first C')`` with ``C(p(u), u)`` present, so that
-  parallel edges between two components keep their lightest key. Every round at least halves
-  the number of components that still have an outgoing edge: O(log n) rounds.
+  on the original vertices, with ``f(u)`` the root of u's component. Each round, every vertex
+  finds its lightest edge to another component by a ``min`` reduction of its row of S, every
+  component the lightest of its vertices' edges by a ``min.first`` product with the star
+  matrix ``Cf(u, f(u))`` (LAGraph's ``Reduce_assign``), and hooks onto the component across
+  that edge, read off the key's ends; of two components that chose the same edge the smaller
+  stays the root (distinct keys leave no other cycle). Pointer jumping over the hooked roots
+  turns the hooks into stars, ``f = p(f)`` moves every vertex under its new root, and
+  ``S = select(S, f(i) != f(j))`` drops the edges now inside a component (LAGraph's select
+  function ``f2``): the graph shrinks by filtering its entries in place rather than by
+  relabelling and merging them (Bader and Cong's compact-graph step), so a round costs
+  O(nnz(S) + n) with no sort of the edges. Every round at least halves the number of
+  components that still have an outgoing edge: O(log n) rounds.
 - Prim (1957), as the parallel formulation in Grama et al., section 10.2: ``d(v)`` holds the
   key of the lightest edge between v and the tree; each step takes the vertex of smallest
   ``d`` by one ``min`` reduction over the cut, adds it, and lowers ``d`` with its row
@@ -31,8 +39,8 @@ Journal 36(6), 1957. A. Grama, A. Gupta, G. Karypis, V. Kumar, "Introduction to 
 Computing", 2nd ed., Addison-Wesley 2003, section 10.2 (parallel Prim). Y. Zhang, A. Azad,
 T. A. Davis, LAGraph ``experimental/algorithm/LAGraph_msf.c`` (Borůvka on GraphBLAS, weight and
 index packed in one key). D. A. Bader, G. Cong, "Fast shared-memory algorithms for computing the
-minimum spanning forest of sparse graphs", J. Parallel Distrib. Comput. 66, 2006 (Borůvka with
-contraction in parallel).
+minimum spanning forest of sparse graphs", J. Parallel Distrib. Comput. 66, 2006 (Borůvka's
+find-min, connect-components and compact-graph steps in parallel).
 """
 
 from __future__ import annotations
@@ -44,21 +52,16 @@ from ..core import _validate as _v
 from ..core.matrix import Matrix
 from ..core.vector import Vector
 from ..exceptions import InvalidValue
-from ..ops import BinaryOp, IndexUnaryOp, binary, indexunary, monoid, semiring, unary
+from ..ops import IndexUnaryOp, binary, indexunary, monoid, semiring, unary
 from .graph import as_graph
 
 METHODS = ("boruvka", "prim")
 
-#: ``key * n + j``: an edge key and the neighbour across it in one int64 (thunk = n).
-_PACK = IndexUnaryOp(lambda x, i, j, n: x * n + j, "pack_key_col", output="int64", cuda="x * thunk + j")
-#: ``x mod y`` on non-negative integers (the neighbour out of a packed key).
-_MOD = BinaryOp(lambda x, y: x % y, "mod", cuda="x % y")
-
 
 def _check_nan(A, what):
     """InvalidValue if A has a NaN value."""
-    vals = A.to_coo()[2]
-    if vals.dtype.kind in "fc":
+    if np.dtype(A.dtype).kind in "fc":
+        vals = A.to_coo()[2]
         nan = int(_v.xp_for(A.device).isnan(vals).sum())
         if nan:
             raise InvalidValue(f"{what}: edge weights must be numbers; given {nan} NaN entries")
@@ -111,56 +114,153 @@ def _ids(n, device):
     return Vector.from_dense(_v.xp_for(device).arange(n, dtype=np.int64), device=device)
 
 
-def _star(p, device, transpose=False):
-    """``C(p(u), u)`` present for every u (bool, n x n); with ``transpose``, ``C'(u, p(u))``."""
-    xp = _v.xp_for(device)
-    n = p.size
-    r, c = p.to_dense(), xp.arange(n, dtype=np.int64)
-    if transpose:
-        r, c = c, r
-    return Matrix.from_coo(r, c, None, nrows=n, ncols=n, dtype="bool", device=device)
+class PackedKeys:
+    """The keys ``r * n^2 + min(i, j) * n + max(i, j)`` of A's edges, on A's own pattern.
+
+    ``r`` is the rank of the edge's weight among the distinct weights (``w - min(w)`` for
+    integers and bool, no sort; for floats, the position among A's distinct values, one sort
+    of them), so the keys order the edges by (weight, min(i, j), max(i, j)) and are distinct,
+    and each decodes to its edge's ends and weight. A self-loop's key is :data:`LOOP`, above
+    every edge's.
+
+    Attributes
+    ----------
+    K : Matrix, shape (n, n), int64
+        ``K(i, j)`` the key of edge {i, j}, both ways, on A's pattern (``K(i, i) = LOOP``).
+    """
+
+    def __init__(self, K, n, weights):
+        self.K, self._n, self._weights = K, n, weights
+
+    @classmethod
+    def of(cls, G):
+        """The packed keys of Graph G (CPU), or None where a key would pass 2^63 - 1 or A has a
+        -0.0 weight (whose sign the decoded weight would lose). The weights counted are those of
+        all of A's entries, self-loops included."""
+        A, n = G.A, G.n
+        if A.nvals == 0:
+            return cls(Matrix(n, n, "int64"), n, lambda r: np.zeros(0, A.dtype))
+        dt = np.dtype(A.dtype)
+        if dt.kind in "biu":
+            # lo = min(A), hi = max(A)   (the weights' range: its ranks need no sort)
+            lo = int(_core.reduce_scalar(A, monoid.min))
+            hi = int(_core.reduce_scalar(A, monoid.max))
+            if (hi - lo + 1) * n * n > _KEYS:
+                return None
+            base = dt.type(lo)
+
+            def rank(x):
+                return (x - base).astype(np.int64) if dt.kind == "u" else x.astype(np.int64) - lo
+
+            def weights(r):
+                return (r + lo).astype(dt) if dt.kind != "u" else r.astype(dt) + base
+        else:
+            vals = A.to_scipy().data
+            if bool((np.signbit(vals) & (vals == 0)).any()):
+                return None
+            distinct = np.unique(vals)
+            if distinct.size * n * n > _KEYS:
+                return None
+
+            def rank(x):
+                return np.searchsorted(distinct, x)
+
+            def weights(r):
+                return distinct[r]
+
+        nn = n * n
+
+        def key(x, i, j, _):
+            return np.where(i == j, LOOP, rank(x) * nn + np.minimum(i, j) * n + np.maximum(i, j))
+
+        # K(i, j) = rank(A(i, j)) * n^2 + min(i, j) * n + max(i, j);  K(i, i) = LOOP
+        return cls(_core.apply(A, IndexUnaryOp(key, "msf_key", output="int64")), n, weights)
+
+    def ends(self, keys):
+        """(lo, hi) host int64 arrays, lo < hi: the ends of the edges of these keys."""
+        n = self._n
+        return (keys // n) % n, keys % n
+
+    def weights(self, keys):
+        """The weights (A's dtype) of the edges of these keys."""
+        return self._weights(keys // (self._n * self._n))
 
 
-def boruvka_rounds(K, device, trace=None):
-    """Borůvka with contraction on the key Matrix K; returns the keys of the forest's edges.
+#: The number of non-negative int64 keys: a packing of D weights needs D * n^2 of them.
+_KEYS = 2**63
+#: A self-loop's packed key: above the largest edge key, D * n^2 - n - 1 (the edge {n - 2, n - 1}
+#: of the heaviest weight), so no vertex takes it while it has an edge.
+LOOP = 2**63 - 1
 
-    ``trace`` (a list) receives, per round, the number of entries of the component graph."""
-    n = K.nrows
-    xp = _v.xp_for(device)
-    ids = _ids(n, device)
-    S = K
+
+class RankedKeys:
+    """The keys of :func:`edge_keys`: the edges' ranks in one sort (any weights, a tie-break)."""
+
+    def __init__(self, G, what, tiebreak=None):
+        self.K, self._u, self._v, self._w = edge_keys(G, what, tiebreak)
+
+    def ends(self, keys):
+        return self._u[keys], self._v[keys]
+
+    def weights(self, keys):
+        return self._w[keys]
+
+
+def boruvka_rounds(keys, trace=None):
+    """Borůvka on the original vertices, LAGraph-style, on a key Matrix (CPU); returns the keys of
+    the forest's edges, increasing.
+
+    ``keys`` is a :class:`PackedKeys` or :class:`RankedKeys`: ``keys.K`` the symmetric key
+    Matrix (distinct keys; :data:`LOOP` on the diagonal, if anything) and ``keys.ends`` the
+    decoder of a key's ends.
+    ``trace`` (a list) receives, per round, the number of entries of S (the edges between
+    components, both ways)."""
+    S = keys.K
+    n = S.nrows
+    f = np.arange(n, dtype=np.int64)  # f(u): the root of u's component (LAGraph's parent)
+    p = np.arange(n, dtype=np.int64)  # p(c): where root c hooks (c itself between rounds)
     found = []
     while S.nvals:
         if trace is not None:
             trace.append(S.nvals)
-        # P(c, j) = S(c, j) * n + j   (edge key and neighbour component in one key; keys are distinct)
-        P = _core.apply(S, _PACK, thunk=n)
-        # best(c) = min_j P(c, j)   (each component's lightest outgoing edge)
-        best = _core.reduce_rowwise(P, monoid.min)
-        # target = best mod n;  edge = best div n
-        target = _core.apply(best, _MOD, right=n)
-        edge = _core.apply(best, binary.div, right=n)
-        # p = ids;  p<target.S> = target   (each component hooks onto the one across its edge)
-        p = _core.assign(ids.dup(), target, mask=target.S)
-        # mutual = (p(p) == ids) and (ids < p)   (c and p(c) chose the same edge: c stays a root)
-        pp = _core.extract(p, p.to_dense())
-        mutual = _core.ewise_mult(_core.ewise_mult(pp, ids, binary.eq), _core.ewise_mult(ids, p, binary.lt),
-                                  binary.land)
-        # p<mutual.V> = ids
-        _core.assign(p, ids, mask=mutual.V)
-        # joined<(p != ids).V> = edge   (one edge per hook; a mutual pair's edge once)
-        joined = _core.apply(edge, unary.identity, mask=_core.ewise_mult(p, ids, binary.ne).V)
-        found.append(joined.to_coo()[1])
-        # pointer jumping: p = p(p) until p is a set of stars
+        # e(u) = min_j S(u, j)   (u's lightest edge to another component)
+        e = _core.reduce_rowwise(S, monoid.min)
+        if found:
+            u = e.to_coo()[0]
+            # Cf(u, f(u)) = true   (the vertices with such an edge, under their components)
+            Cf = Matrix.from_coo(u, f[u], None, nrows=n, ncols=n, dtype="bool")
+            # ce(c) = min_u e(u) Cf(u, c) = min { e(u) : f(u) = c }   (min.first: each component's
+            # lightest outgoing edge; LAGraph's Reduce_assign)
+            ce = _core.vxm(e, Cf, semiring.min_first, direction="push")
+            c, k = ce.to_coo()
+        else:
+            # the first round: every vertex is its own component (f = identity); a self-loop,
+            # the lightest entry only of a vertex with no edge, goes (the select below drops them)
+            u, k = e.to_coo()
+            edge = k != LOOP
+            c, k = u[edge], k[edge]
+        lo, hi = keys.ends(k)
+        # t(c) = f(lo) + f(hi) - c   (the component across c's edge: one of its ends lies in c)
+        t = f[lo] + f[hi] - c
+        # hook: p(c) = t(c); a pair that chose the same edge (p(t(c)) == c) keeps the smaller root
+        p[c] = t
+        stays = (p[t] == c) & (c < t)
+        p[c[stays]] = c[stays]
+        found.append(k[~stays])  # one edge per hook; a pair's edge once
+        # pointer jumping over the hooked roots: p(c) = p(p(c)) until p is a set of stars
+        pc = p[c]
         while True:
-            pp = _core.extract(p, p.to_dense())
-            if pp.isequal(p):
+            ppc = p[pc]
+            if np.array_equal(ppc, pc):
                 break
-            p = pp
-        # contract: S = offdiag(C min.second S min.first C'), C(p(u), u) present
-        T = _core.mxm(_star(p, device), S, semiring.min_second)
-        S = _core.select(_core.mxm(T, _star(p, device, transpose=True), semiring.min_first), indexunary.offdiag)
-    return xp.sort(xp.concatenate(found)) if found else xp.zeros(0, dtype=np.int64)
+            p[c] = pc = ppc
+        # f(u) = p(f(u))   (the vertices with an edge, under their new roots; the others have
+        # none left, in S now or later, and are never read again)
+        f[u] = p[f[u]]
+        p[c] = c
+        # S = select(S, f(i) != f(j))   (drop the edges inside a component; LAGraph's f2)
+        S = _core.select(S, IndexUnaryOp(lambda x, i, j, _, f=f: f[i] != f[j], "msf_between", output="bool"))
+    return np.sort(np.concatenate(found)) if found else np.zeros(0, dtype=np.int64)
 
 
 def prim_steps(K, device):
@@ -218,9 +318,11 @@ def minimum_spanning_forest(A, *, method="boruvka"):
 
     Notes
     -----
-    On the CPU, Borůvka's rounds each cost a reduction, a few vector operations over the
-    components, the pointer-jumping extracts and two ``min`` products over the shrinking
-    component graph, and Prim's steps a reduction and an extract each.
+    On the CPU, Borůvka's rounds each cost a ``min`` reduction of the rows of the edges left
+    between components, a ``min`` product over the vertices that have such an edge, O(n)
+    work on the components (hooking and pointer jumping) and a ``select`` that drops the
+    edges a round joined; nothing is sorted after the keys are packed. Prim's steps cost a
+    reduction and an extract each.
 
     On the GPU both methods run Borůvka on the device as ECL-MST does (union-find components
     over the original vertices, the lightest edge of each component by ``atomicMin`` on its
@@ -270,18 +372,28 @@ def _forest(G, method, what, tiebreak=None):
     _check_symmetric(G, what)
     device = G.A.device
     xp = _v.xp_for(device)
+    n = G.n
     if device == "gpu":
         from ..backends.gpu import forest
 
         eu, ev, ew = ranked_edges(G, what, tiebreak)
-        keys = forest.boruvka(G.n, eu, ev)[0]
+        found = forest.boruvka(n, eu, ev)[0]
+        u, v, w = eu[found], ev[found], ew[found]
+    elif method == "boruvka":
+        keys = (PackedKeys.of(G) if tiebreak is None else None) or RankedKeys(G, what, tiebreak)
+        found = boruvka_rounds(keys)
+        (u, v), w = keys.ends(found), keys.weights(found)
     else:
         K, eu, ev, ew = edge_keys(G, what, tiebreak)
-        keys = boruvka_rounds(K, device) if method == "boruvka" else prim_steps(K, device)
-    u, v, w = eu[keys], ev[keys], ew[keys]
-    n = G.n
-    F = Matrix.from_coo(xp.concatenate([u, v]), xp.concatenate([v, u]), xp.concatenate([w, w]),
-                        nrows=n, ncols=n, dtype=G.A.dtype, device=device)
+        found = prim_steps(K, device)
+        u, v, w = eu[found], ev[found], ew[found]
+    r, c, x = xp.concatenate([u, v]), xp.concatenate([v, u]), xp.concatenate([w, w])
+    if device == "cpu" and x.dtype.kind == "f" and x.size and not bool((x != 0).any()):
+        # every weight compares equal to 0 (-0.0 and 0.0): given in row-major order, so that
+        # each value stays with its entry in from_coo, which takes such values as one
+        order = np.argsort(r * n + c)
+        r, c, x = r[order], c[order], x[order]
+    F = Matrix.from_coo(r, c, x, nrows=n, ncols=n, dtype=G.A.dtype, device=device)
     return F, u, v
 
 
