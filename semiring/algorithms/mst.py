@@ -53,7 +53,7 @@ from ..core.matrix import Matrix
 from ..core.vector import Vector
 from ..exceptions import InvalidValue
 from ..ops import IndexUnaryOp, binary, indexunary, monoid, semiring, unary
-from .graph import as_graph
+from .graph import as_graph, on_graph_backend
 
 METHODS = ("boruvka", "prim")
 
@@ -288,6 +288,7 @@ def prim_steps(K, device):
     return xp.asarray(np.sort(np.asarray(found, dtype=np.int64)))
 
 
+@on_graph_backend
 def minimum_spanning_forest(A, *, method="boruvka"):
     """A minimum spanning forest of an undirected weighted graph.
 

@@ -545,7 +545,9 @@ def _build(keys, vals, dup_op, describe):
     from ..backends.array.sparse import group_starts
     from ..backends.array.reduce import reduce_runs
 
-    uniform = vals.size > 0 and bool((vals == vals[0]).all())
+    # equal bit patterns (== would take -0.0 for 0.0 and leave them in input order)
+    bits = vals.view(np.dtype(f"u{vals.dtype.itemsize}")) if vals.dtype.kind == "f" and vals.flags.c_contiguous else vals
+    uniform = vals.size > 0 and (vals.dtype.kind != "f" or bits is not vals) and bool((bits == bits[0]).all())
     if uniform:
         sorted_keys = np.sort(keys)
     else:
