@@ -200,6 +200,10 @@ class HostGraph:
             return gb.Matrix.from_coo(C.row, C.col, vals, nrows=self.n, ncols=self.n, dtype=float)
         return self._once(("gb", weighted), make)
 
+    def gb_transpose(self):
+        """The transpose of :meth:`gb` (the pattern), made once: the matrix itself when symmetric."""
+        return self._once("gbT", lambda: self.gb() if self.kind == "undirected" else self.gb().T.new())
+
     def ga(self, weighted=False):
         """A fresh graphblas-algorithms Graph (or DiGraph) of :meth:`gb`."""
         ga = graphblas_algorithms()

@@ -186,8 +186,9 @@ def _pagerank():
                               lambda r, _: _dense(r, np.nan, np.float64)),
         "scipy": _system("scipy", "power iteration (networkx's _pagerank_scipy)",
                          lambda H: lambda _: oracle.scipy_pagerank(H.S), lambda r, _: r),
-        "python-graphblas": _system("python-graphblas", "r = (1-a)/n + a/n sum(dangling r) + (a r ./ d) plus.first A",
-                                    lambda H: (lambda gb, A: lambda _: gb_direct.pagerank(gb, A))(graphblas(), H.gb()),
+        "python-graphblas": _system("python-graphblas", "r = (1-a)/n + a/n sum(dangling r) + A' plus.second (a r ./ d)",
+                                    lambda H: (lambda gb, AT: lambda _: gb_direct.pagerank(gb, AT))(
+                                        graphblas(), H.gb_transpose()),
                                     lambda r, _: _gb_dense(r, np.nan)),
         "graphblas-algorithms": _system("graphblas-algorithms", "pagerank(G)",
                                         lambda H: (lambda ga, G: lambda _: ga.pagerank(G))(graphblas_algorithms(), H.ga()),

@@ -26,15 +26,17 @@ from .peers import gb_bellman_ford, gb_bfs_levels
 __all__ = ["betweenness_raw", "gb_bellman_ford", "gb_bfs_levels", "masked_vxm", "pagerank", "triangle_count"]
 
 
-def pagerank(gb, A, alpha=0.85, tol=1e-6, max_iter=100):
-    """PageRank of the pattern of ``A``: from ``r = 1/n``, repeat
-    ``r' = (1 - alpha)/n + alpha/n sum(r over dangling vertices) + (r .* alpha ./ d_out) plus.first A``
+def pagerank(gb, AT, alpha=0.85, tol=1e-6, max_iter=100):
+    """PageRank of the pattern of A, given its transpose ``AT`` (LAGraph keeps it on the graph,
+    ``G->AT``): from ``r = 1/n``, repeat
+    ``r' = (1 - alpha)/n + alpha/n sum(r over dangling vertices) + AT plus.second (r .* alpha ./ d_out)``
     until ``sum |r' - r| < n tol`` (networkx's stopping rule).
 
     Parameters
     ----------
     gb : module
-    A : graphblas.Matrix, shape (n, n)
+    AT : graphblas.Matrix, shape (n, n)
+        The transpose of the adjacency matrix (A itself for a symmetric A).
     alpha, tol : float
     max_iter : int
 
@@ -42,9 +44,9 @@ def pagerank(gb, A, alpha=0.85, tol=1e-6, max_iter=100):
     -------
     graphblas.Vector of FP64, size n (every entry present)
     """
-    n = A.nrows
-    # s = alpha ./ d_out, on the vertices with out-edges (d_out = A plus.pair 1)
-    s = A.reduce_rowwise(gb.agg.count).new(dtype=float)
+    n = AT.nrows
+    # s = alpha ./ d_out, on the vertices with out-edges (d_out(j) = entries of column j of AT)
+    s = AT.reduce_columnwise(gb.agg.count).new(dtype=float)
     s << gb.binary.truediv(alpha, s)
     # z = alpha/n on the dangling vertices (no out-edge)
     z = gb.Vector(float, n)
@@ -59,7 +61,7 @@ def pagerank(gb, A, alpha=0.85, tol=1e-6, max_iter=100):
         dangling = prev.inner(z).new().get(0.0)  # alpha/n sum(r over dangling vertices)
         r = gb.Vector(float, n)
         r << (1.0 - alpha) / n + dangling
-        r(gb.binary.plus) << w.vxm(A, gb.semiring.plus_first)
+        r(gb.binary.plus) << AT.mxv(w, gb.semiring.plus_second)
         diff << prev.ewise_mult(r, gb.binary.minus)
         diff << gb.unary.abs(diff)
         if diff.reduce(gb.monoid.plus).get(0.0) < n * tol:
