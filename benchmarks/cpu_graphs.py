@@ -98,7 +98,7 @@ def specs(size):
                  _symmetrized(directed)),
             Spec("kron16", "kron8", "undirected", kron.format(8), _kron(8)),
             Spec("kron18", "kron9", "undirected", kron.format(9), _kron(9)),
-            Spec("kron10", "kron10", "undirected", kron.format(10), _kron(10, False)))}
+            Spec("kron10", "kron10", "undirected", kron.format(10).replace(", weights 1..255", ""), _kron(10, False)))}
     read = algorithms._read
     return {s.key: s for s in (
         Spec("roads", "USA-road-t.NY", "undirected", "DIMACS New York roads, travel times (parallel arcs: minimum)",
