@@ -6,6 +6,7 @@ Usage
 
     python -m benchmarks run --suite gpu|cpu|seed-table|seed-sssp|deep|algebra [--size tiny|full]
                              [--roots N] [--roots-peers N] [--device auto|gpu|cpu] [--out benchmarks/results]
+                             [--graphs NAME,...] [--algorithms NAME,...|none]
 
 Each suite generates (Graph500 Kronecker, grids, random geometric graphs, uniform random
 graphs) or reads (``../shared/data``) its graphs, runs every system in the same process on the
@@ -26,6 +27,10 @@ seed_table vertex-centric vs edge-centric comparison against reference measureme
 targets    the performance targets (suites and graph algorithms), met / not met
 report     JSON and Markdown output
 suites     the cpu and gpu suites
+cpu_table  the cpu suite's algorithm table: semiring's two CPU backends beside SciPy, python-graphblas,
+           graphblas-algorithms and networkx, interleaved (cpu_graphs: its graphs; cpu_systems: each
+           library's call; cpu_checks: the checks; cpu_table_report: its tables and the CPU targets)
+gb_direct  graph algorithms written directly in python-graphblas, as LAGraph writes them
 algebra    the algebra itself: single operations, replayed recordings, algebra loops (``--suite algebra``)
 algorithms the graph algorithms, one row per (algorithm, graph), beside their CPU peers and GPU targets:
            ``python -m benchmarks.algorithms``

@@ -12,7 +12,7 @@ import os
 import shlex
 import sys
 
-from . import algebra, deep, env, report, seed_sssp, seed_table, suites, targets
+from . import algebra, cpu_table, cpu_table_report, deep, env, report, seed_sssp, seed_table, suites, targets
 from .graphs import DATA_DIR, cases
 from .runner import Ctx, failed
 from .timing import CpuTimer, Deadline, GpuTimer, Progress, WallTimer
@@ -23,6 +23,9 @@ DEFAULTS = {("gpu", "full"): (64, 8, 10.0, 480.0), ("cpu", "full"): (64, 8, 60.0
             ("seed-table", "full"): (16, 8, 20.0, 540.0), ("seed-sssp", "full"): (8, 8, 20.0, 540.0),
             ("deep", "full"): (3, 3, 60.0, 1800.0), ("algebra", "full"): (1, 1, 20.0, 480.0)}
 TINY = (8, 4, 5.0, 50.0)
+#: Soft deadline (seconds) of the cpu suite's algorithm table: rows of graphs not started by then
+#: are skipped with a note (a safety net: the full table takes about 15 minutes on 2 cores).
+ALGORITHM_TABLE_S = {"full": 1800.0, "tiny": 60.0}
 SUITES = ("gpu", "cpu", "seed-table", "seed-sssp", "deep", "algebra")
 
 
@@ -43,6 +46,10 @@ def parser():
                    help="stop a system on a graph after this many seconds (at least one root runs)")
     r.add_argument("--budget-s", type=float, default=None,
                    help="soft deadline of the whole suite: past it only the main systems run")
+    r.add_argument("--algorithms", default=None,
+                   help="cpu suite: only these rows of the algorithm table (comma-separated: "
+                        + ",".join(cpu_table.ALGORITHMS) + "), without the per-root BFS/SSSP/coloring tables; "
+                        "'none': without the algorithm table")
     r.add_argument("--device", default=None, choices=("auto", "gpu", "cpu"),
                    help="the algebra suite's device (default auto: the GPU when there is one)")
     return p
@@ -99,17 +106,31 @@ def run(args, argv):
         goals = []
     else:
         only = set(args.graphs.split(",")) if args.graphs else None
-        info, rows, notes = suites.run_suite(args.suite, args.size, ctx, deadline, progress, only)
-        goals = targets.gpu_targets(rows) if args.suite == "gpu" else targets.cpu_targets(rows)
+        if args.suite == "cpu" and args.algorithms not in (None, "none"):
+            info, rows, notes = [], [], []
+        else:
+            info, rows, notes = suites.run_suite(args.suite, args.size, ctx, deadline, progress, only)
+        goals = targets.gpu_targets(rows) if args.suite == "gpu" else (targets.cpu_targets(rows) if rows else [])
+    table = None
+    if args.suite == "cpu" and args.algorithms != "none":
+        table = dict(zip(("graphs", "rows", "notes"), cpu_table.run(
+            args.size, args.data, Deadline(ALGORITHM_TABLE_S[args.size]), progress,
+            None if args.algorithms is None else set(args.algorithms.split(",")), only)))
+        tables = report.kernel_tables(rows, None) + cpu_table_report.tables(table["rows"], table["graphs"],
+                                                                             table["notes"])
+        goals = goals + cpu_table_report.targets(table["rows"])
     progress.close()
     bad = failed(rows)
     ok = sum(1 for r in rows if r.get("validated"))
     summary = (f"{ok} rows validated, {len(bad)} failed, "
                f"{sum(1 for r in rows if r['status'] in ('skipped', 'not available'))} skipped or not available; "
-               f"{deadline.elapsed():.0f} s")
+               + (cpu_table_report.summary(table["rows"]) + "; " if table else "") + f"{deadline.elapsed():.0f} s")
     doc = {"meta": meta, "graphs": info, "rows": rows, "targets": goals, "notes": notes, "summary": summary,
            "failed": [f"{r['graph']} {r['kernel']} {r['system']} {r.get('engine') or ''} {r.get('direction') or ''}: "
                       f"{r['status']}: {r.get('note')}" for r in bad]}
+    if table is not None:
+        doc["algorithms"] = table
+        doc["failed"] += cpu_table_report.failures(table["rows"])
     gpu = meta["env"]["gpu"]
     slug = env.slug(gpu["name"] if gpu else meta["env"]["machine"]["cpu"])
     stem = f"{args.suite}{'-tiny' if args.size == 'tiny' else ''}-{slug}-{env.today()}"
@@ -121,7 +142,7 @@ def run(args, argv):
         print("\n".join(algebra.summary_lines(rows)))
     for line in doc["failed"]:
         print(f"FAILED: {line}", file=sys.stderr)
-    return 1 if bad else 0
+    return 1 if doc["failed"] else 0
 
 
 def main(argv=None):
@@ -132,10 +153,18 @@ def main(argv=None):
         parser().error("--roots and --roots-peers must be >= 1")
     if args.device is not None and args.suite != "algebra":
         parser().error("--device applies to the algebra suite (the gpu and cpu suites name their device)")
+    if args.algorithms is not None:
+        if args.suite != "cpu":
+            parser().error("--algorithms applies to the cpu suite")
+        unknown = set(args.algorithms.split(",")) - set(cpu_table.ALGORITHMS) - {"none"}
+        if unknown:
+            parser().error(f"--algorithms: unknown {sorted(unknown)}; known: {', '.join(cpu_table.ALGORITHMS)}")
     if args.graphs:
         if args.suite in ("seed-table", "seed-sssp", "deep", "algebra"):
             parser().error("--graphs applies to the cpu and gpu suites")
         names = [c.name for c in cases(args.suite, args.size)]
+        if args.suite == "cpu":
+            names += [s.name for s in cpu_table.cpu_graphs.specs(args.size).values() if s.name not in names]
         unknown = set(args.graphs.split(",")) - set(names)
         if unknown:
             parser().error(f"--graphs: unknown {sorted(unknown)}; the {args.suite} suite ({args.size}) has {names}")

@@ -32,12 +32,35 @@ def _load(out, prefix):
     return json.loads(js[0].read_text()), md[0].read_text()
 
 
-@pytest.mark.numpy_backend  # without python-graphblas, containers are NumPy ones
+def _table_keys(size="tiny"):
+    from benchmarks import cpu_graphs, cpu_table
+
+    specs = cpu_graphs.specs(size)
+    return [(r.algorithm, specs[r.graph].name) for r in cpu_table.rows(size)]
+
+
 def test_cpu_suite_tiny_without_graphblas(tmp_path, monkeypatch):
+    from semiring.backends import suitesparse
+
     monkeypatch.setitem(sys.modules, "graphblas", None)  # import graphblas raises ImportError
-    assert main(["run", "--suite", "cpu", "--size", "tiny", "--out", str(tmp_path)]) == 0
+    monkeypatch.setitem(sys.modules, "graphblas_algorithms", None)
+    monkeypatch.setattr(suitesparse, "_loaded", "python-graphblas cannot be imported (test)")
+    with sr.backends.use_cpu_backend("numpy"):  # where python-graphblas is missing, NumPy is the CPU backend
+        assert main(["run", "--suite", "cpu", "--size", "tiny", "--out", str(tmp_path)]) == 0
     doc, md = _load(tmp_path, "cpu-tiny")
     rows = doc["rows"]
+    # the algorithm table: every row, semiring's NumPy backend validated in each, the systems that
+    # need python-graphblas reported as not installed (skipped with a note, not failed)
+    table = doc["algorithms"]["rows"]
+    assert [(r["algorithm"], r["graph"]) for r in table] == _table_keys()
+    for r in table:
+        assert r["systems"]["semiring numpy"]["validated"] and r["systems"]["semiring numpy"]["median"] > 0
+        for name in ("semiring suitesparse", "python-graphblas", "graphblas-algorithms"):
+            if name in r["systems"]:
+                assert r["systems"][name]["status"] == "not installed", (r["algorithm"], name)
+                assert "pip install" in r["systems"][name]["error"]
+    assert "semiring suitesparse" in table[0]["systems"] and "graphblas-algorithms" in table[0]["systems"]
+    assert "| bfs | grid16x16 |" in md and "not installed" in md
     assert {r["kernel"] for r in rows} == {"bfs", "sssp", "coloring"}
     assert all(r["validated"] for r in rows if r["status"] == "ok")
     assert not [r for r in rows if r["status"] in ("error", "validation failed")]
@@ -136,3 +159,96 @@ def test_deep_suite_validates_and_reports_targets(tmp_path, monkeypatch):
     bad = deep._check_bfs(deep._levels_reference(deep.path(5).to_scipy().astype(float), 0),
                           sr.algorithms.bfs(sr.Matrix.from_coo([0], [1], nrows=5, ncols=5), 0))
     assert bad is not None and "level of vertex 2" in bad
+
+
+def test_cpu_algorithm_table_tiny_checks_every_system(tmp_path):
+    pytest.importorskip("graphblas", reason="python-graphblas is the peer of the table (the test extra has it)")
+    from benchmarks import cpu_table, cpu_table_report
+    from benchmarks.cpu_systems import SYSTEMS
+
+    assert main(["run", "--suite", "cpu", "--size", "tiny", "--algorithms", ",".join(cpu_table.ALGORITHMS),
+                 "--out", str(tmp_path)]) == 0
+    doc, md = _load(tmp_path, "cpu-tiny")
+    assert doc["rows"] == [] and "## BFS" not in md  # --algorithms: the per-root tables are not run
+    table = doc["algorithms"]["rows"]
+    assert [(r["algorithm"], r["graph"]) for r in table] == _table_keys()
+    for r in table:
+        statuses = {n: s["status"] for n, s in r["systems"].items()}
+        assert set(statuses) <= set(SYSTEMS) and {"semiring numpy", "semiring suitesparse"} <= set(statuses)
+        # every system ran and validated (graphblas-algorithms is optional: not installed is a note)
+        assert all(st == "ok" or (n, st) == ("graphblas-algorithms", "not installed") for n, st in statuses.items()), r
+        for n, s in r["systems"].items():
+            if s["status"] == "ok":
+                assert s["validated"] and len(s["times"]) == r["rounds"] >= 1 and s["median"] > 0
+        assert r["best_peer"] in SYSTEMS[2:] and r["best_peer_median"] > 0
+        assert set(r["ratio"]) == {"semiring numpy", "semiring suitesparse"}
+    by = {(r["algorithm"], r["graph"]): r for r in table}
+    assert by[("betweenness_centrality", "kron8")]["systems"]["python-graphblas"]["validated"]
+    assert by[("coloring", "kron8")]["systems"]["networkx"]["colors"] >= 2
+    vxm = by[("masked_vxm", "kron10")]
+    assert vxm["unit"] == "us" and vxm["rounds"] >= 50 and vxm["best_peer"] == "python-graphblas"
+    goals = {t["target"]: t for t in doc["targets"]}
+    assert {t["status"] for t in doc["targets"]} <= {"met", "not met"}
+    for name, bound in (("semiring suitesparse", 2), ("semiring numpy", 4)):
+        assert f"every algorithm row: {name} within {bound}x of the best peer" in goals
+    assert "bfs kron9: semiring suitesparse within 1.2x of python-graphblas" in goals
+    assert "pagerank kron8-directed: semiring suitesparse within 1.2x of python-graphblas" in goals
+    assert "betweenness_centrality kron8: semiring numpy within 3x of python-graphblas" in goals
+    assert "masked_vxm kron10: semiring numpy within 1.5x of python-graphblas" in goals
+    assert "## Algorithms: every system in the same run" in md and "| masked_vxm (us) | kron10 |" in md
+    assert cpu_table_report.failures(table) == [] and doc["failed"] == []
+
+
+def test_cpu_algorithm_table_reports_wrong_answers_and_errors(tmp_path, monkeypatch):
+    pytest.importorskip("graphblas", reason="python-graphblas is the peer of the table (the test extra has it)")
+    from benchmarks import cpu_systems, gb_direct
+
+    real = gb_direct.triangle_count
+    monkeypatch.setattr(gb_direct, "triangle_count", lambda gb, A: real(gb, A) + 1)
+    monkeypatch.setattr(sr.algorithms, "connected_components",
+                        lambda G: sr.Vector.from_dense(np.zeros(G.A.nrows, np.int64)))
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("networkx broke")
+
+    monkeypatch.setattr(cpu_systems, "_nx_call", broken)
+    assert main(["run", "--suite", "cpu", "--size", "tiny", "--algorithms", "triangle_count,connected_components",
+                 "--out", str(tmp_path)]) == 1
+    doc, md = _load(tmp_path, "cpu-tiny")
+    table = doc["algorithms"]["rows"]
+    assert {r["algorithm"] for r in table} == {"triangle_count", "connected_components"}
+    for r in table:
+        s = r["systems"]
+        assert s["networkx"]["status"] == "error" and "networkx broke" in s["networkx"]["error"]
+        assert s["scipy"]["validated"] and s["scipy"]["status"] == "ok"
+        if r["algorithm"] == "triangle_count":
+            assert s["python-graphblas"]["status"] == "validation failed"
+            assert s["semiring numpy"]["validated"] and s["semiring suitesparse"]["validated"]
+        else:
+            grid = r["graph"] == "grid16x16"  # one component: all-zero labels are right there
+            for name in ("semiring numpy", "semiring suitesparse"):
+                assert s[name]["status"] == ("ok" if grid else "validation failed"), (r["graph"], name)
+    failed = "\n".join(doc["failed"])
+    assert "kron8-directed-sym triangle_count python-graphblas: validation failed" in failed
+    assert "kron9 connected_components semiring numpy: validation failed" in failed
+    assert "networkx: error: RuntimeError: networkx broke" in failed
+    assert "**wrong**" in md and "**error**" in md
+    # a wrong or failed system is never the best peer
+    assert all(r["best_peer"] == "scipy" or r["algorithm"] == "triangle_count" for r in table)
+
+
+def test_cpu_algorithm_table_cuts_a_slow_system_at_its_budget(monkeypatch):
+    import time
+
+    from benchmarks import cpu_graphs, cpu_systems, cpu_table
+
+    def slow(H):
+        return cpu_systems.System("networkx", "sleeps", lambda _: time.sleep(0.5), lambda r, _: None)
+
+    monkeypatch.setitem(cpu_systems.FACTORIES, "coloring", lambda: {"networkx": slow})
+    spec = cpu_table.RowSpec("coloring", "kron16", rounds=3, row_s=1.0, budget_s=0.1)
+    H = cpu_graphs.load(cpu_graphs.specs("tiny")["kron16"], None)
+    row = cpu_table.run_row(spec, H, "tiny", None)
+    s = row["systems"]["networkx"]
+    assert s["status"] == "> budget" and s["median"] is None and "0.1 s" in s["error"]
+    assert row["failed"] == [] and row["best_peer"] is None
