@@ -256,7 +256,8 @@ def select(x, op, thunk=0, *, mask=None, accum=None, replace=False, out=None):
         if _rowptr.is_hyper(x._rowptr):
             rowptr = _rowptr.from_rows(x._row_ids()[sel], x.nrows, x._indices.dtype)
         else:  # a row's new start: the kept entries before its old start
-            rowptr = xp.searchsorted(sel, x._rowptr).astype(x._rowptr.dtype, copy=False)
+            kept_before = xp.concatenate([xp.zeros(1, dtype=np.int64), xp.cumsum(keep, dtype=np.int64)])
+            rowptr = kept_before[x._rowptr].astype(x._rowptr.dtype, copy=False)
         return Matrix._from_csr(x.nrows, x.ncols, x.dtype, rowptr, x._indices[sel], vals[sel])
     keys = x._keys()[0]
     return _write.write(out, keys[keep], vals[keep], x.shape, mask, accum, replace)
