@@ -15,7 +15,8 @@ GPU containers are stored by ``"cupy"``; the choice here is about the CPU only.
 The backend of a new container is, in order: the ``backend=`` keyword of its constructor (or
 of ``.to()``); the innermost :func:`use_cpu_backend` block of the running thread or task; the
 process-wide :func:`set_cpu_backend`; the environment variable ``SEMIRING_CPU_BACKEND`` (read
-once, on first use); ``"auto"``. ``"auto"`` resolves to :data:`AUTO`.
+once, on first use); ``"auto"``. ``"auto"`` is ``"suitesparse"`` where python-graphblas can be
+imported (the extra is installed) and ``"numpy"`` otherwise.
 
 A SuiteSparse:GraphBLAS index is below ``GrB_INDEX_MAX + 1 = 2**60`` (GraphBLAS C API 2.0,
 section 3.3, and SuiteSparse's ``GxB_INDEX_MAX``): a container with a larger dimension is
@@ -35,8 +36,6 @@ from ..exceptions import InvalidValue
 ENV = "SEMIRING_CPU_BACKEND"
 #: The names a choice may take.
 NAMES = ("numpy", "suitesparse", "auto")
-#: What ``"auto"`` resolves to.
-AUTO = "numpy"
 
 #: The SuiteSparse container classes once they are imported (empty before: nothing to follow).
 SS_TYPES = set()
@@ -57,7 +56,9 @@ def _resolve(name):
     """``"numpy"`` or ``"suitesparse"`` for a valid choice; BackendUnavailable when the
     SuiteSparse backend is asked for and python-graphblas cannot be imported."""
     if name == "auto":
-        name = AUTO
+        from . import suitesparse
+
+        return "suitesparse" if suitesparse.available() else "numpy"
     if name == "suitesparse":
         from . import suitesparse
 
@@ -209,7 +210,7 @@ def for_new(backend, device, dims):
     return name
 
 
-__all__ = ["AUTO", "ENV", "NAMES", "available_cpu_backends", "cpu_backend", "set_cpu_backend", "use_cpu_backend"]
+__all__ = ["ENV", "NAMES", "available_cpu_backends", "cpu_backend", "set_cpu_backend", "use_cpu_backend"]
 
 
 def native(*objs):
