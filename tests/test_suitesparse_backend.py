@@ -622,7 +622,9 @@ def _native_calls(A, u, m):
     }
 
 
-@pytest.mark.parametrize("opname", sorted(_native_calls(sr.Matrix(1, 1), sr.Vector(1), sr.Vector(1))))
+@pytest.mark.parametrize("opname", ("apply", "assign", "ewise_add", "ewise_mult", "extract", "mxm", "mxv",
+                                    "reduce_columnwise", "reduce_rowwise", "reduce_scalar", "select", "transpose",
+                                    "vxm"))
 def test_built_in_operators_compute_in_suitesparse(opname):
     """With built-in operators and casts that cannot fail, no operation on SuiteSparse containers
     falls back to the NumPy code (the dispatch counts fallbacks by operation), and each result
