@@ -366,61 +366,26 @@ def _components_on_device(G):
     return Vector._from_bitmap("int64", cp.ones(G.n, dtype=bool), labels, G.n)
 
 
-class _Remaining:
-    """The vertices not yet placed in a component, with their in- and out-degree counted among
-    the remaining vertices (for trimming)."""
+def _scc_structure(G):
+    """``(S, S', din, dout)``, computed once per graph: S = the structure of A without
+    self-loops (bool), its transpose, and the in- and out-degrees in S (full int64 Vectors)."""
 
-    def __init__(self, S, n, device):
-        self.S = S
-        # Si = one(S) as int64, so that plus.pair counts edges
-        self.Si = _core.apply(S, unary.one).dup("int64")
-        # todo = true at every vertex
-        self.todo = Vector.from_dense(np.ones(n, dtype=bool), device=device)
-        # din = reduce_columnwise(Si, plus); dout = reduce_rowwise(Si, plus)   (absent = 0)
-        self.din = _core.reduce_columnwise(self.Si, monoid.plus)
-        self.dout = _core.reduce_rowwise(self.Si, monoid.plus)
+    def build():
+        # S = one(offdiag(A)) as bool: self-loops connect nothing, values are not read
+        S = _core.apply(_core.select(G.A, indexunary.offdiag), unary.one).dup("bool")
+        ST = S.T
+        one = Vector.from_dense(np.ones(G.n, dtype=np.int64), device=G.A.device)
+        # dout = S plus.pair 1;  din = S' plus.pair 1   (int64 counts, 0 where none)
+        return (S, ST, _dense(_core.mxv(ST, one, semiring.plus_pair), 0),
+                _dense(_core.mxv(S, one, semiring.plus_pair), 0))
 
-    def initial_dead(self):
-        """The vertices with no in-edge or no out-edge (other than self-loops)."""
-        # dead<!din.S or !dout.S> = todo
-        no_in = _core.apply(self.todo, unary.identity, mask=~self.din.S)
-        no_out = _core.apply(self.todo, unary.identity, mask=~self.dout.S)
-        return _core.ewise_add(no_in, no_out, binary.lor)
-
-    def remove(self, X):
-        """Take the vertices of X out; return those left with no in- or no out-edge."""
-        # todo<X.S> = (deleted)
-        self.todo = _core.apply(self.todo, unary.identity, mask=~X.S)
-        # xi = one(X) as int64
-        xi = _core.apply(X, unary.one).dup("int64")
-        # lost_in<todo.S> = xi plus.pair Si   (edges from X into each remaining vertex)
-        lost_in = _core.vxm(xi, self.Si, semiring.plus_pair, mask=self.todo.S)
-        # lost_out<todo.S> = Si plus.pair xi   (edges from each remaining vertex into X)
-        lost_out = _core.mxv(self.Si, xi, semiring.plus_pair, mask=self.todo.S)
-        # din<lost_in.S> = din - lost_in;  dout<lost_out.S> = dout - lost_out
-        _core.ewise_mult(self.din, lost_in, binary.minus, mask=lost_in.S, out=self.din)
-        _core.ewise_mult(self.dout, lost_out, binary.minus, mask=lost_out.S, out=self.dout)
-        # dead = (din<lost_in.S> == 0) lor (dout<lost_out.S> == 0)
-        dead_in = _core.select(_core.apply(self.din, unary.identity, mask=lost_in.S), indexunary.valueeq, 0)
-        dead_out = _core.select(_core.apply(self.dout, unary.identity, mask=lost_out.S), indexunary.valueeq, 0)
-        return _core.ewise_add(_core.apply(dead_in, unary.one).dup("bool"),
-                               _core.apply(dead_out, unary.one).dup("bool"), binary.lor)
-
-    def trim(self, dead, root):
-        """Repeatedly make each dead vertex its own component (root<dead.S> = its id)."""
-        rounds = 0
-        while dead.nvals:
-            rounds += 1
-            # root<dead.S> = i
-            _core.assign(root, _core.apply(dead, indexunary.rowindex).dup("int64"), None, mask=dead.S)
-            dead = self.remove(dead)
-        return rounds
+    return G.cached("scc_structure", build)
 
 
-def _pivot(R):
-    """A remaining vertex with the largest in-degree x out-degree (Slota et al.), or None."""
-    # score<todo.S> = din * dout   (both present: every remaining vertex has in- and out-edges)
-    score = _core.ewise_mult(R.din, R.dout, binary.times, mask=R.todo.S)
+def _pivot(din, dout, todo):
+    """A vertex of ``todo`` with the largest in-degree x out-degree (Slota et al.), or None."""
+    # score<todo.S> = din * dout
+    score = _core.ewise_mult(din, dout, binary.times, mask=todo.S)
     if not score.nvals:
         return None
     top = _core.reduce_scalar(score, monoid.max)
@@ -429,15 +394,25 @@ def _pivot(R):
     return int(idx[0])
 
 
-def _forward_backward(S, ST, pivot):
-    """The component of ``pivot``: the vertices it reaches that also reach it."""
-    fwd = bfs(S, pivot).level
-    bwd = bfs(ST, pivot).level
-    # scc = fwd .pair bwd   (the intersection, as bool)
-    return _core.ewise_mult(fwd, bwd, binary.pair).dup("bool")
+def _reach(M, source, within):
+    """The vertices of ``within`` (a Vector mask) that ``source`` reaches along the edges of M
+    through vertices of ``within``: breadth-first, one ``any.pair`` product per level."""
+    n = M.nrows
+    # seen<!within.S> = true;  seen(source) = true   (what the search may not enter)
+    seen = _core.apply(Vector.from_dense(np.ones(n, dtype=bool), device=M.device), unary.identity, mask=~within.S)
+    q = Vector.from_coo([source], [True], size=n, device=M.device)
+    _core.assign(seen, q, None, mask=q.S)
+    reached = q
+    while q.nvals:
+        # q<!seen.S> = q any.pair M
+        q = _core.vxm(q, M, semiring.any_pair, mask=~seen.S)
+        # seen<q.S> = q;  reached<q.S> = q
+        _core.assign(seen, q, None, mask=q.S)
+        _core.assign(reached, q, None, mask=q.S)
+    return reached
 
 
-def _coloring_round(S, key, todo):
+def _coloring_round(S, ST, key, todo):
     """One round of the coloring algorithm on the subgraph induced by ``todo``.
 
     Returns ``found``: at each vertex of every component whose root (largest key) was found,
@@ -448,26 +423,26 @@ def _coloring_round(S, key, todo):
     while frontier.nvals:
         # t<todo.S> = frontier max.first S   (the largest color among each vertex's changed in-neighbours)
         t = _core.vxm(frontier, S, semiring.max_first, mask=todo.S)
-        # up = t > color
-        up = _core.ewise_mult(t, color, binary.gt)
-        # frontier<up.V> = t;  color<frontier.S> = frontier
-        frontier = _core.apply(t, unary.identity, mask=up.V)
+        # frontier<t > color> = t;  color<frontier.S> = frontier
+        frontier = _core.apply(t, unary.identity, mask=_core.ewise_mult(t, color, binary.gt).V)
         _core.assign(color, frontier, None, mask=frontier.S)
     # roots: color == key (no larger key reaches them);  found<root.V> = color
-    root = _core.ewise_mult(color, key, binary.eq)
-    found = _core.apply(color, unary.identity, mask=root.V)
-    # open<!found.S> = todo
-    open_ = _core.apply(todo, unary.identity, mask=~found.S)
+    found = _core.apply(color, unary.identity, mask=_core.ewise_mult(color, key, binary.eq).V)
+    # closed<!todo.S> = true;  closed<found.S> = true   (what the backward search may not enter)
+    closed = _core.apply(Vector.from_dense(np.ones(key.size, dtype=bool), device=key.device), unary.identity,
+                         mask=~todo.S)
+    _core.assign(closed, True, None, mask=found.S)
     frontier = found
     while frontier.nvals:
-        # t<open.S> = S min.second frontier   (an out-neighbour's color is >= the vertex's own,
-        # so the minimum equals it iff some out-neighbour in the frontier shares the color)
-        t = _core.mxv(S, frontier, semiring.min_second, mask=open_.S)
-        # frontier<(t == color).V> = t
+        # t<!closed.S> = frontier min.first S'   (at each vertex, the smallest color among its
+        # out-neighbours in the frontier: an out-neighbour's color is >= the vertex's own, so
+        # it equals the vertex's color iff one of them shares it)
+        t = _core.vxm(frontier, ST, semiring.min_first, mask=~closed.S)
+        # frontier<t == color> = t
         frontier = _core.apply(t, unary.identity, mask=_core.ewise_mult(t, color, binary.eq).V)
-        # found<frontier.S> = frontier;  open<frontier.S> = (deleted)
+        # found<frontier.S> = frontier;  closed<frontier.S> = true
         _core.assign(found, frontier, None, mask=frontier.S)
-        open_ = _core.apply(open_, unary.identity, mask=~frontier.S)
+        _core.assign(closed, True, None, mask=frontier.S)
     return found
 
 
@@ -554,28 +529,26 @@ def strongly_connected_components(A, *, seed=0):
         return connected_components(G)
     if device == "gpu" and n <= GPU_MAX_VERTICES:
         return _scc_device(G, seed)
-    def pattern():
-        # S = offdiag(A): self-loops do not connect anything
-        S = _core.select(G.A, indexunary.offdiag)
-        return S, S.T
-
-    S, ST = G.cached("scc_pattern", pattern)
-    # root = the vertex that names each vertex's component (any member; relabelled at the end)
-    root = Vector(n, "int64", device=device)
-    R = _Remaining(S, n, device)
-    R.trim(R.initial_dead(), root)
-    pivot = _pivot(R)
+    S, ST, din, dout = _scc_structure(G)
+    # trimming: a vertex with no in-edge or no out-edge is its own component
+    # root<(din * dout) == 0> = i
+    dead = _core.select(_core.ewise_mult(din, dout, binary.times), indexunary.valueeq, 0)
+    root = _core.apply(dead, indexunary.rowindex).dup("int64")
+    # todo<!root.S> = true   (the vertices not yet placed in a component)
+    todo = _core.apply(Vector.from_dense(np.ones(n, dtype=bool), device=device), unary.identity, mask=~root.S)
+    pivot = _pivot(din, dout, todo)
     if pivot is not None:
-        scc = _forward_backward(Graph(S, "directed"), Graph(ST, "directed"), pivot)
-        # root<scc.S> = pivot
+        # the pivot's component: the vertices that reach it, among them those it reaches
+        scc = _reach(S, pivot, _reach(ST, pivot, todo))
+        # root<scc.S> = pivot;  todo<scc.S> = (deleted)
         _core.assign(root, pivot, None, mask=scc.S)
-        R.trim(R.remove(scc), root)
+        todo = _core.apply(todo, unary.identity, mask=~scc.S)
     key = Vector.from_dense(priorities(n, seed), device=device)
-    while R.todo.nvals:
-        found = _coloring_round(S, key, R.todo)
-        # root<found.S> = found band 0xFFFFFFFF   (the root's vertex id, from its key)
+    while todo.nvals:
+        found = _coloring_round(S, ST, key, todo)
+        # root<found.S> = found band 0xFFFFFFFF   (the root's vertex id, from its key);  todo<found.S> = (deleted)
         _core.assign(root, _core.apply(found, binary.band, right=_VERTEX_BITS), None, mask=found.S)
-        R.trim(R.remove(found), root)
+        todo = _core.apply(todo, unary.identity, mask=~found.S)
     # relabel by the smallest member: C(root(v), v) present; m = C min.second ids; out = m min.first C
     C = _star_matrix(root, device)
     smallest = _core.mxv(C, _vertex_ids(n, device), semiring.min_second)
