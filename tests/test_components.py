@@ -273,9 +273,10 @@ def test_a_chain_of_roots_hooked_in_one_round_becomes_one_star():
     at the chain's last root in that round: pointer doubling over the hooked roots."""
     n = 9
     L = sr.Vector.from_dense(np.arange(n, dtype=np.int64))
-    hi = sr.Vector.from_dense(np.arange(1, n, dtype=np.int64)[::-1].copy())
-    lo = sr.Vector.from_dense(np.arange(0, n - 1, dtype=np.int64)[::-1].copy())
-    assert components_module._hook(L, lo, hi, "cpu").to_dense().tolist() == [0] * n
+    # the root v takes the offer v - 1, for v = 1 .. n - 1
+    at = np.arange(1, n)
+    lo = sr.Vector.from_coo(at, at - 1, size=n)
+    assert components_module._hook(L, lo, at, "cpu").to_dense().tolist() == [0] * n
     got, rounds = components_module._link_rounds(L, np.arange(1, n), np.arange(0, n - 1), "cpu")
     assert got.to_dense().tolist() == [0] * n and rounds == 1
 

@@ -146,18 +146,18 @@ def _compress(f):
         f = g
 
 
-def _hook_roots(f, lo, hi, device):
-    """Hook roots of the forest ``f`` in place: for each pair of roots ``(hi(k), lo(k))``
-    (``lo(k) < hi(k)``), the root hi(k) takes the smallest lo offered to it, and each hooked
-    root then points at the root of its new tree (so that no path grew by more than one).
-    Returns the hooked roots (a Vector of their new parents).
+def _hook_roots(f, lo, at, roots, device):
+    """Hook roots of the forest ``f`` in place: the offer at each position ``at[k]`` of ``lo``
+    goes to the root ``roots[k]`` (``lo(at[k]) < roots[k]``, both roots); each root takes the
+    smallest label offered to it and then points at the root of its new tree (so that no path
+    grows by more than one). Returns the hooked roots (a Vector of their new parents).
 
-    ``lo`` and ``hi`` are Vectors holding the same positions k (of any index space)."""
+    ``at`` and ``roots`` are int64 index arrays of one length; ``lo`` is a Vector of labels
+    (of any index space) present at ``at``."""
     n = f.size
-    # w = C min.second lo with C(hi(k), k): the smallest label offered to each root
+    # w = C min.second lo with C(roots[k], at[k]): the smallest label offered to each root
     # (Shiloach-Vishkin's hooking, FastSV's  f(f(u)) = min(f(f(u)), mngp(u)))
-    k, r = hi.to_coo()
-    C = Matrix.from_coo(r, k, None, nrows=n, ncols=hi.size, dtype="bool", device=device)
+    C = Matrix.from_coo(roots, at, None, nrows=n, ncols=lo.size, dtype="bool", device=device)
     w = _core.mxv(C, lo, semiring.min_second)
     # pointer doubling on the hooked roots only: p(r) = p(p(r)) while p(r) is hooked too
     roots, p = w.to_coo()
@@ -176,11 +176,13 @@ def _hook_roots(f, lo, hi, device):
     return P
 
 
-def _hook(L, lo, hi, device):
-    """Hook roots of the star forest ``L`` (as :func:`_hook_roots`) and return the new labels:
-    every tree compressed to a star again."""
+def _hook(L, lo, at, device):
+    """Hook the root ``L(at[k])`` of each position under the label ``lo(at[k])`` offered there
+    (as :func:`_hook_roots`) and return the new labels: every tree a star again.
+
+    ``L`` is a full star forest; ``lo(at[k]) < L(at[k])``; ``lo`` may hold other positions."""
     f = L.dup()
-    _hook_roots(f, lo, hi, device)
+    _hook_roots(f, lo, at, _core.extract(L, at).to_dense(), device)
     # L = f(L)   (every old root points at its final root)
     return _core.extract(f, L.to_dense())
 
@@ -191,20 +193,21 @@ def _link_rounds(L, src, dst, device):
     whose ends were in different trees. Returns (labels, rounds)."""
     rounds = 0
     while src.shape[0]:
-        # a = L(src);  b = L(dst)
+        # a = L(src);  b = L(dst);  lo = min(a, b);  hi = max(a, b)
         a, b = _core.extract(L, src), _core.extract(L, dst)
-        # lo = min(a, b);  hi = max(a, b);  cross<lo != hi> = true   (links between two trees)
         lo = _core.ewise_mult(a, b, binary.min)
         hi = _core.ewise_mult(a, b, binary.max)
+        # cross<lo != hi>: the links between two trees
         apart = _core.ewise_mult(lo, hi, binary.ne)
-        cross = _core.apply(apart, unary.identity, mask=apart.V)
-        if not cross.nvals:
+        keep, _ = _core.select(apart, indexunary.valueeq, True).to_coo()
+        if not keep.shape[0]:
             break
         rounds += 1
         # hook hi(k) under lo(k) for the links between two trees
-        L = _hook(L, _core.apply(lo, unary.identity, mask=cross.S), _core.apply(hi, unary.identity, mask=cross.S),
-                  device)
-        keep, _ = cross.to_coo()
+        f = L.dup()
+        _hook_roots(f, lo, keep, _core.extract(hi, keep).to_dense(), device)
+        # L = f(L)
+        L = _core.extract(f, L.to_dense())
         src, dst = src[keep], dst[keep]
     return L, rounds
 
@@ -238,7 +241,7 @@ def _hooking_rounds(mats, L, active, device):
             break
         rounds += 1
         # hook the root L(u) of each u in hook under hook(u)
-        L = _hook(L, hook, _core.apply(L, unary.identity, mask=hook.S), device)
+        L = _hook(L, hook, hook.to_coo()[0], device)
     return L, rounds
 
 
