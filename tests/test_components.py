@@ -282,10 +282,10 @@ def test_a_chain_of_roots_hooked_in_one_round_becomes_one_star():
 
 
 def test_cc_sample_phase_finds_the_giant_component():
-    """On a graph with one large component, the sample phase alone labels most of it, so the
-    final rounds read only the rows of the few vertices outside it and of its edge."""
+    """On a graph with one large component, the sample phase alone labels it, so the final
+    rounds read only the rows of the few vertices outside it and of its edge (Kronecker scale
+    12: 3,332 vertices in the giant component, 764 isolated ones)."""
     A = sr.generators.kronecker(12, seed=3)
-    G = sr.algorithms.Graph(A, "undirected")
     seen = []
     real = components_module._hooking_rounds
 
@@ -295,10 +295,9 @@ def test_cc_sample_phase_finds_the_giant_component():
 
     with mock.patch.object(components_module, "_hooking_rounds", spy):
         check(A, cc, "weak")
-    k, labels = scipy_labels(A, "weak")
-    giant = np.bincount(labels).max()
-    assert giant > A.nrows // 2
-    assert len(seen) == 1 and seen[0] < A.nrows - giant
+    _, labels = scipy_labels(A, "weak")
+    assert np.bincount(labels).max() > A.nrows // 2
+    assert len(seen) == 1 and seen[0] < A.nrows // 100
 
 
 @pytest.mark.parametrize("dtype", ["uint64", "float32", "int8"])
