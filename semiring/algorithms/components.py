@@ -427,14 +427,12 @@ def _reach(M, source, within):
     seen = _core.apply(Vector.from_dense(np.ones(n, dtype=bool), device=M.device), unary.identity, mask=~within.S)
     q = Vector.from_coo([source], [True], size=n, device=M.device)
     _core.assign(seen, q, None, mask=q.S)
-    reached = q
     while q.nvals:
-        # q<!seen.S> = q any.pair M
+        # q<!seen.S> = q any.pair M;  seen<q.S> = q
         q = _core.vxm(q, M, semiring.any_pair, mask=~seen.S)
-        # seen<q.S> = q;  reached<q.S> = q
         _core.assign(seen, q, None, mask=q.S)
-        _core.assign(reached, q, None, mask=q.S)
-    return reached
+    # reached<within.S> = seen
+    return _core.apply(seen, unary.identity, mask=within.S)
 
 
 def _coloring_round(S, ST, key, todo):
