@@ -209,20 +209,23 @@ def test_clustered_graphs_match_scipy(A):
 @given(A=clustered_graphs(), data=st.data())
 def test_cc_is_exact_whatever_the_sample_takes_for_the_giant_component(A, data):
     """The final phase must give the exact components whichever label the sample phase takes
-    for the giant component: a small component's, a label no vertex has, or the true one."""
+    for the giant component (a small component's, a label no vertex has, or the true one),
+    and whether it takes it for a giant component (final rounds from the vertices outside it
+    and its edge) or not (final rounds from every vertex)."""
     real = components_module._most_frequent
 
     def pick(L):
         labels = asnumpy(L.to_dense())
+        share = data.draw(st.sampled_from([0.0, 1.0]))
         choice = data.draw(st.sampled_from(["real", "rarest", "absent", "vertex"]))
         if choice == "real":
-            return real(L)
+            return real(L)[0], share
         if choice == "rarest":
             values, counts = np.unique(labels, return_counts=True)
-            return int(values[np.argmin(counts)])
+            return int(values[np.argmin(counts)]), share
         if choice == "absent":
-            return -1
-        return data.draw(st.integers(0, labels.size - 1))
+            return -1, share
+        return data.draw(st.integers(0, labels.size - 1)), share
 
     with mock.patch.object(components_module, "_most_frequent", pick):
         check(A, cc, "weak")

@@ -90,6 +90,10 @@ _VERTEX_BITS = np.int64(0xFFFFFFFF)
 #: giant component), as LAGraph's ``LG_CC_FastSV6`` and Afforest estimate it.
 GIANT_SAMPLES = 1024
 
+#: Below this fraction of the sampled vertices, the most frequent label of the sample phase is
+#: no giant component: the final rounds then start from every vertex that has a neighbour.
+GIANT_FRACTION = 1 / 8
+
 #: A product restricted to a set of rows takes it as a mask only when the set holds less than
 #: this fraction of the vertices; above, the product over every row costs less.
 MASKED_ROWS_FRACTION = 1 / 8
@@ -264,13 +268,15 @@ def _hooking_rounds(mats, L, active, device):
 
 
 def _most_frequent(L):
-    """An estimate of the most frequent label of L, from :data:`GIANT_SAMPLES` vertices."""
+    """An estimate of the most frequent label of L and of the fraction of the vertices that
+    hold it, from :data:`GIANT_SAMPLES` vertices."""
     n = L.size
     picks = np.random.default_rng(n).integers(0, n, size=min(GIANT_SAMPLES, n))
     # x = L(picks)
     labels = asnumpy(_core.extract(L, picks).to_dense())
     values, counts = np.unique(labels, return_counts=True)
-    return int(values[np.argmax(counts)])
+    top = int(np.argmax(counts))
+    return int(values[top]), counts[top] / picks.size
 
 
 def _neighbour_matrices(G):
@@ -304,7 +310,11 @@ def _afforest(G, device):
     L, rounds = _link_rounds(L, xp.concatenate([s1[up], s2[other]]), xp.concatenate([d1[up], d2[other]]), device)
     # the giant component's label, and the other vertices that have a neighbour:
     # rest<near.S and L != key> = true
-    key = _most_frequent(L)
+    key, share = _most_frequent(L)
+    if share < GIANT_FRACTION:
+        # no giant component: every vertex with a neighbour is active
+        L, more = _hooking_rounds(mats, L, _core.apply(near, unary.one).dup("bool"), device)
+        return L, rounds + more
     rest = _core.select(_core.apply(L, unary.identity, mask=near.S), indexunary.valuene, key)
     rest = _core.apply(rest, unary.one).dup("bool")
     if not rest.nvals:
