@@ -12,7 +12,8 @@
      scatter ``f(r) = min(f(r), x)`` is the product ``C min.second x`` with ``C(r, k)`` present
      for each offer k, LAGraph's matrix C), the hooked roots are compressed by pointer doubling,
      and only the links whose ends were in two trees go on.
-  2. *Giant component*: the most frequent label among 1024 sampled vertices (``key``).
+  2. *Giant component*: the most frequent label among 1024 sampled vertices (``key``); when it
+     holds less than 1/8 of them there is none, and step 3 starts from every vertex.
   3. *Final rounds* on the rows of the vertices outside it and of the giant vertices next to
      one of them (a push from the former; every other giant vertex has only giant neighbours):
      each active vertex takes the smallest label among its neighbours (``A min.second L``), the
