@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import doctest
 import re
+from unittest import mock
 
 import numpy as np
 import pytest
@@ -146,6 +147,212 @@ def graphs(draw):
 def test_random_graphs_match_scipy(A):
     check(A, cc, "weak")
     check(A, scc, "strong")
+
+
+@st.composite
+def clustered_graphs(draw, directed=None):
+    """Blocks of vertices, each weakly connected by a random spanning tree plus extra edges,
+    under a random vertex numbering: optionally one giant block, small blocks of 1-6 vertices
+    (isolated vertices among them), rows with one neighbour and rows with many (the sample keeps
+    each vertex's smallest and largest neighbour), self-loops, and any value type (values are
+    ignored). Directed graphs orient every edge at random (and may add its reverse)."""
+    giant = draw(st.integers(0, 150))
+    small = draw(st.lists(st.integers(1, 6), max_size=25))
+    sizes = [s for s in [giant] + small if s]
+    if not sizes:
+        sizes = [1]
+    extra = draw(st.sampled_from([0.0, 0.3, 1.0, 4.0]))  # extra edges per vertex, inside blocks
+    directed = draw(st.booleans()) if directed is None else directed
+    loops = draw(st.booleans())
+    dtype = draw(st.sampled_from(["bool", "int64", "uint64", "float32"]))
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    n = sum(sizes)
+    ids = rng.permutation(n)
+    rows, cols, start = [], [], 0
+    for size in sizes:
+        block = ids[start:start + size]
+        start += size
+        if size > 1:
+            child = np.arange(1, size)
+            rows.append(block[child])
+            cols.append(block[rng.integers(0, child)])  # a spanning tree: each to an earlier one
+            m = int(extra * size)
+            rows.append(block[rng.integers(0, size, m)])
+            cols.append(block[rng.integers(0, size, m)])
+    if loops:
+        some = rng.integers(0, n, max(1, n // 10))
+        rows.append(some)
+        cols.append(some)
+    r = np.concatenate(rows) if rows else np.zeros(0, np.int64)
+    c = np.concatenate(cols) if cols else np.zeros(0, np.int64)
+    if directed:
+        flip = rng.random(r.size) < 0.5
+        r, c = np.where(flip, c, r), np.where(flip, r, c)
+        both = rng.random(r.size) < 0.2  # some edges in both directions (cycles)
+        r, c = np.concatenate([r, c[both]]), np.concatenate([c, r[both]])
+    else:
+        r, c = np.concatenate([r, c]), np.concatenate([c, r])
+    vals = rng.integers(0, 3, r.size).astype(dtype)  # explicit zeros and False among them
+    return sr.Matrix.from_coo(r, c, vals, nrows=n, ncols=n, dtype=dtype, dup_op=sr.binary.first)
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(A=clustered_graphs())
+def test_clustered_graphs_match_scipy(A):
+    """Giant and small components, no giant component, isolated vertices, self-loops, rows of
+    one and of many neighbours, directed and undirected, any value type."""
+    check(A, cc, "weak")
+    check(A, scc, "strong")
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(A=clustered_graphs(), data=st.data())
+def test_cc_is_exact_whatever_the_sample_takes_for_the_giant_component(A, data):
+    """The final phase must give the exact components whichever label the sample phase takes
+    for the giant component (a small component's, a label no vertex has, or the true one),
+    and whether it takes it for a giant component (final rounds from the vertices outside it
+    and its edge) or not (final rounds from every vertex)."""
+    real = components_module._most_frequent
+
+    def pick(L):
+        labels = asnumpy(L.to_dense())
+        share = data.draw(st.sampled_from([0.0, 1.0]))
+        choice = data.draw(st.sampled_from(["real", "rarest", "absent", "vertex"]))
+        if choice == "real":
+            return real(L)[0], share
+        if choice == "rarest":
+            values, counts = np.unique(labels, return_counts=True)
+            return int(values[np.argmin(counts)]), share
+        if choice == "absent":
+            return -1, share
+        return data.draw(st.integers(0, labels.size - 1)), share
+
+    with mock.patch.object(components_module, "_most_frequent", pick):
+        check(A, cc, "weak")
+
+
+@pytest.mark.parametrize("fraction", [0.0, 2.0])
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(A=clustered_graphs())
+def test_cc_rounds_give_the_same_labels_with_masked_and_full_products(A, fraction):
+    """The final rounds read the active rows through a mask (few rows) or through products
+    over every row made full (many rows): both give the same components."""
+    with mock.patch.object(components_module, "MASKED_ROWS_FRACTION", fraction):
+        check(A, cc, "weak")
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(n=st.integers(1, 60), seed=st.integers(0, 2**32 - 1), groups=st.integers(1, 60),
+       links=st.integers(0, 120))
+def test_link_rounds_merge_star_forests_into_stars(n, seed, groups, links):
+    """Hooking roots along links gives a star forest again (every vertex points at its root),
+    whose trees are the components of the old trees joined by the links, each rooted at its
+    smallest vertex: long chains of hooked roots in one round included."""
+    rng = np.random.default_rng(seed)
+    group = rng.integers(0, groups, n)
+    # a star forest: each group rooted at its smallest vertex
+    roots = np.full(groups, n)
+    np.minimum.at(roots, group, np.arange(n))
+    L = sr.Vector.from_dense(roots[group].astype(np.int64))
+    src, dst = rng.integers(0, n, links), rng.integers(0, n, links)
+    if links and rng.random() < 0.5:  # a chain of roots, each hooked under the next in one round
+        chain = np.sort(np.unique(roots[group]))[::-1]
+        src, dst = np.concatenate([src, chain[:-1]]), np.concatenate([dst, chain[1:]])
+    got, _ = components_module._link_rounds(L, src.astype(np.int64), dst.astype(np.int64), "cpu")
+    g = asnumpy(got.to_dense())
+    np.testing.assert_array_equal(g[g], g)
+    # oracle: components of (vertex -- its group's root) and the links
+    r = np.concatenate([np.arange(n), src])
+    c = np.concatenate([roots[group], dst])
+    import scipy.sparse as sparse
+
+    _, labels = csgraph.connected_components(sparse.coo_matrix((np.ones(r.size), (r, c)), shape=(n, n)),
+                                             directed=False)
+    np.testing.assert_array_equal(g, min_labels(labels))
+
+
+def test_a_chain_of_roots_hooked_in_one_round_becomes_one_star():
+    """Roots hooked under roots that are hooked too (5 -> 4 -> ... -> 0 in one round) all end
+    at the chain's last root in that round: pointer doubling over the hooked roots."""
+    n = 9
+    L = sr.Vector.from_dense(np.arange(n, dtype=np.int64))
+    # the root v takes the offer v - 1, for v = 1 .. n - 1
+    at = np.arange(1, n)
+    lo = sr.Vector.from_coo(at, at - 1, size=n)
+    assert components_module._hook(L, lo, at, "cpu").to_dense().tolist() == [0] * n
+    got, rounds = components_module._link_rounds(L, np.arange(1, n), np.arange(0, n - 1), "cpu")
+    assert got.to_dense().tolist() == [0] * n and rounds == 1
+
+
+def test_cc_sample_phase_finds_the_giant_component():
+    """On a graph with one large component, the sample phase alone labels it, so the final
+    rounds read only the rows of the few vertices outside it and of its edge (Kronecker scale
+    12: 3,332 vertices in the giant component, 764 isolated ones)."""
+    A = sr.generators.kronecker(12, seed=3)
+    seen = []
+    real = components_module._hooking_rounds
+
+    def spy(mats, L, active, device):
+        seen.append(active.nvals)
+        return real(mats, L, active, device)
+
+    with mock.patch.object(components_module, "_hooking_rounds", spy):
+        check(A, cc, "weak")
+    _, labels = scipy_labels(A, "weak")
+    assert np.bincount(labels).max() > A.nrows // 2
+    assert len(seen) == 1 and seen[0] < A.nrows // 100
+
+
+@pytest.mark.parametrize("dtype", ["uint64", "float32", "int8"])
+def test_value_types_that_do_not_mix_with_int64_labels(dtype):
+    """The labels are int64 whatever A holds (uint64 has no common type with int64)."""
+    D = oriented(sr.generators.grid(7, 9), 1)
+    r, c, _ = D.to_coo()
+    A = sr.Matrix.from_coo(r, c, np.arange(r.size).astype(dtype), nrows=D.nrows, ncols=D.ncols)
+    assert A.dtype == np.dtype(dtype)
+    check(A, cc, "weak")
+    check(A, scc, "strong")
+    S = sr.ewise_add(A, sr.transpose(A), sr.binary.first)
+    check(S, cc, "weak")
+
+
+@st.composite
+def condensations(draw):
+    """Strongly connected blocks (random cycles plus chords) joined by random DAG edges
+    between blocks, under a random numbering: many components per coloring round."""
+    sizes = draw(st.lists(st.integers(1, 8), min_size=1, max_size=30))
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    n = sum(sizes)
+    ids = rng.permutation(n)
+    rows, cols, start, blocks = [], [], 0, []
+    for size in sizes:
+        b = ids[start:start + size]
+        start += size
+        blocks.append(b)
+        if size > 1:
+            rows.append(b)
+            cols.append(np.roll(b, 1))  # a cycle
+            k = int(rng.integers(0, size))
+            rows.append(b[rng.integers(0, size, k)])
+            cols.append(b[rng.integers(0, size, k)])
+    m = int(draw(st.integers(0, 3 * len(sizes))))
+    i = rng.integers(0, len(sizes), m)
+    j = rng.integers(0, len(sizes), m)
+    lo, hi = np.minimum(i, j), np.maximum(i, j)
+    keep = lo < hi  # only from an earlier block to a later one: the blocks stay the components
+    for a, b in zip(lo[keep], hi[keep]):
+        rows.append(blocks[a][rng.integers(0, blocks[a].size, 1)])
+        cols.append(blocks[b][rng.integers(0, blocks[b].size, 1)])
+    r = np.concatenate(rows) if rows else np.zeros(0, np.int64)
+    c = np.concatenate(cols) if cols else np.zeros(0, np.int64)
+    return sr.Matrix.from_coo(r, c, nrows=n, ncols=n, dtype="bool", dup_op=sr.binary.lor), len(sizes)
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(case=condensations())
+def test_scc_of_blocks_joined_by_a_dag(case):
+    A, blocks = case
+    assert check(A, scc, "strong") == blocks
 
 
 @pytest.mark.parametrize("seed", [0, 1])
