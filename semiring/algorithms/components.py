@@ -81,7 +81,7 @@ from ..exceptions import InvalidValue
 from ..ops import binary, indexunary, monoid, semiring, unary
 from .coloring import priorities
 from .engines import GPU_MAX_VERTICES
-from .graph import as_graph
+from .graph import as_graph, on_graph_backend
 
 #: The low 32 bits of a :func:`priorities` key are the vertex id.
 _VERTEX_BITS = np.int64(0xFFFFFFFF)
@@ -331,6 +331,7 @@ def _afforest(G, device):
     return L, rounds + more
 
 
+@on_graph_backend
 def connected_components(A):
     """Weakly connected components, each labelled by its smallest vertex.
 
@@ -491,6 +492,7 @@ def _scc_device(G, seed):
     return Vector._from_bitmap("int64", cp.ones(n, dtype=bool), label, n)
 
 
+@on_graph_backend
 def strongly_connected_components(A, *, seed=0):
     """Strongly connected components, each labelled by its smallest vertex.
 
