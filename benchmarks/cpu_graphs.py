@@ -73,12 +73,6 @@ def _symmetrized(build):
     return sym
 
 
-def _kron(scale, weighted=True):
-    def build(data):
-        return sr.generators.kronecker(scale, weights=(1, 255) if weighted else None)
-    return build
-
-
 def _grid(k):
     def build(data):
         return sr.generators.grid(k, k, weights=(1, 255))
@@ -96,9 +90,9 @@ def specs(size):
                  "(stands in for cnr-2000)", directed),
             Spec("web-sym", "kron8-directed-sym", "undirected", "kron8-directed made symmetric, no self-loops",
                  _symmetrized(directed)),
-            Spec("kron16", "kron8", "undirected", kron.format(8), _kron(8)),
-            Spec("kron18", "kron9", "undirected", kron.format(9), _kron(9)),
-            Spec("kron10", "kron10", "undirected", kron.format(10).replace(", weights 1..255", ""), _kron(10, False)))}
+            Spec("kron16", "kron8", "undirected", kron.format(8), algorithms._kron(8)),
+            Spec("kron18", "kron9", "undirected", kron.format(9), algorithms._kron(9)),
+            Spec("kron10", "kron10", "undirected", kron.format(10).replace(", weights 1..255", ""), algorithms._kron(10, False)))}
     read = algorithms._read
     return {s.key: s for s in (
         Spec("roads", "USA-road-t.NY", "undirected", "DIMACS New York roads, travel times (parallel arcs: minimum)",
@@ -107,9 +101,9 @@ def specs(size):
              "web/cnr-2000.mtx.gz", "web/cnr-2000.scc.txt.gz"),
         Spec("web-sym", "cnr-2000 symmetric", "undirected", "cnr-2000's pattern made symmetric (A + A'), no self-loops",
              _symmetrized(read("web/cnr-2000.mtx.gz")), "web/cnr-2000.mtx.gz"),
-        Spec("kron16", "kron16", "undirected", kron.format(16), _kron(16)),
-        Spec("kron18", "kron18", "undirected", kron.format(18), _kron(18)),
-        Spec("kron10", "kron10", "undirected", kron.format(10).replace(", weights 1..255", ""), _kron(10, False)))}
+        Spec("kron16", "kron16", "undirected", kron.format(16), algorithms._kron(16)),
+        Spec("kron18", "kron18", "undirected", kron.format(18), algorithms._kron(18)),
+        Spec("kron10", "kron10", "undirected", kron.format(10).replace(", weights 1..255", ""), algorithms._kron(10, False)))}
 
 
 class Unavailable(Exception):
