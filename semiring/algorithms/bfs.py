@@ -196,8 +196,9 @@ def bfs(A, source, *, parents=False, direction="auto", max_depth=None, determini
         :mod:`semiring.backends.cpu.traversal`, small levels as scalar loops and large ones
         vectorized, with no per-level work proportional to n. Directions auto/push/pull.
         "auto" picks "fused" where it applies (on the CPU for graphs of average degree up to
-        ``engines.CPU_FUSED_MAX_DEGREE``). All give the same levels and trace; parents
-        may differ (any valid BFS tree; the same with ``deterministic``).
+        ``engines.CPU_FUSED_MAX_DEGREE``, or ``SUITESPARSE_FUSED_MAX_DEGREE`` for a graph stored
+        by SuiteSparse). All give the same levels and trace; parents may differ (any valid BFS
+        tree; the same with ``deterministic``).
     strategy : str, optional
         None (default) runs the engines above. A name runs that strategy as its own
         level-synchronous implementation (GPU: CuPy RawKernels, one level per launch except

@@ -39,6 +39,18 @@ DEVICES = ("cpu", "gpu")
 #: geometric graphs (10.5) and 100x+ on paths, and 1.3-1.8x slower on Kronecker graphs (26-30),
 #: whose few levels are wide.
 CPU_FUSED_MAX_DEGREE = 16
+#: The same limit where the graph is stored by SuiteSparse:GraphBLAS, whose products cost less
+#: (BFS on cnr-2000, average degree 9.9: 33 ms by the algebra against 100 ms fused; on the New
+#: York road graph, degree 2.8: 121 ms against 27 ms; 2 cores).
+SUITESPARSE_FUSED_MAX_DEGREE = 4
+
+
+def _cpu_fused_max_degree():
+    """:data:`CPU_FUSED_MAX_DEGREE`, or :data:`SUITESPARSE_FUSED_MAX_DEGREE` when new CPU
+    containers are SuiteSparse ones (inside an algorithm: its graph is)."""
+    from ..backends import cpu_backend
+
+    return SUITESPARSE_FUSED_MAX_DEGREE if cpu_backend() == "suitesparse" else CPU_FUSED_MAX_DEGREE
 #: The GPU kernels keep vertex ids in int32: graphs of fewer vertices than this.
 GPU_MAX_VERTICES = 2**31 - 1
 
@@ -218,7 +230,7 @@ def select(what, engine, strategy, device, n, nedges, **options):
         if why:
             raise InvalidValue(why)
         return fused
-    if why or (device == "cpu" and nedges > CPU_FUSED_MAX_DEGREE * n):
+    if why or (device == "cpu" and nedges > _cpu_fused_max_degree() * n):
         # on the CPU the whole-search engine wins where levels are many and small (roads,
         # meshes, long paths); on graphs of high average degree (few, wide levels) the
         # algebra's products are faster
@@ -227,4 +239,4 @@ def select(what, engine, strategy, device, n, nedges, **options):
 
 
 __all__ = ["ENGINES", "BFS_STRATEGIES", "SSSP_STRATEGIES", "SSSP_BELLMAN_FORD", "DEVICES", "REGISTRY", "Choice",
-           "Rule", "CPU_FUSED_MAX_DEGREE", "GPU_MAX_VERTICES", "strategies", "runnable", "check_names", "select"]
+           "Rule", "CPU_FUSED_MAX_DEGREE", "SUITESPARSE_FUSED_MAX_DEGREE", "GPU_MAX_VERTICES", "strategies", "runnable", "check_names", "select"]
