@@ -44,9 +44,18 @@ def _csr(M, dtype, pattern):
     return _form(M, ("csr", np.dtype(dtype), pattern), build)
 
 
+#: Mean entries per row of a SpGEMM result above which its columns are sorted by transposing
+#: twice (measured: 16 x 65,536 with 566k entries, 51 ms against 71 ms by per-row sorts).
+LONG_ROWS = 64
+
+
 def _sorted_keys(C, ncols):
-    """Row-major keys and data of a SciPy CSR result (its columns sorted first)."""
-    C.sort_indices()
+    """Row-major keys and data of a SciPy CSR result (its columns sorted first: for long rows by
+    two transpositions, O(nnz + n), rather than sorting each row)."""
+    if C.nnz > LONG_ROWS * C.shape[0] and not C.has_sorted_indices:
+        C = C.tocsc().tocsr()  # (a transposition's columns come out sorted)
+    else:
+        C.sort_indices()
     rows = np.repeat(np.arange(C.shape[0], dtype=np.int64), np.diff(C.indptr))
     return rows * ncols + C.indices.astype(np.int64, copy=False), C.data
 
