@@ -124,7 +124,8 @@ def entries(v):
 def test_bfs_cpu_engine_matches_scipy_and_the_algebra_engine(scalar_work, g, direction, det, max_depth):
     n, r, c, _, s = g
     A = matrix(n, r, c)
-    got = sr.algorithms.bfs(A, s, parents=True, deterministic=det, direction=direction, max_depth=max_depth)
+    got = sr.algorithms.bfs(A, s, parents=True, deterministic=det, direction=direction, max_depth=max_depth,
+                            engine="fused")
     assert got.engine == "fused"
     want = scipy_hops(n, r, c, s)
     if max_depth is not None:
@@ -225,7 +226,7 @@ def test_sssp_cpu_engine_matches_dijkstra_and_the_algebra_engine(scalar_work, g,
     if integer:
         w = np.ceil(w)
     A = matrix(n, r, c, w, "int64" if integer else "float64")
-    got = sr.algorithms.sssp(A, s, method=method, delta=delta, parents=True)
+    got = sr.algorithms.sssp(A, s, method=method, delta=delta, parents=True, engine="fused")
     assert got.engine == "fused" and got.distance.dtype == (np.int64 if integer else np.float64)
     want = scipy_distances(n, r, c, w, s)
     np.testing.assert_array_equal(got.distance.to_dense(np.inf), want)
@@ -249,7 +250,7 @@ def test_sssp_cpu_bellman_ford_negative_weights(scalar_work, g, potentials):
             with hang_guard(10), pytest.raises(sr.NegativeCycleError):
                 sr.algorithms.sssp(A, s, method="bellman_ford", engine=engine)
         return
-    got = sr.algorithms.sssp(A, s, method="bellman_ford", parents=True)
+    got = sr.algorithms.sssp(A, s, method="bellman_ford", parents=True, engine="fused")
     assert got.engine == "fused"
     np.testing.assert_array_equal(entries(got.distance), want)
     check_sssp(A, s, got.distance, got.parent)
