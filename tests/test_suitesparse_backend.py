@@ -26,7 +26,6 @@ from hypothesis import strategies as st
 
 import semiring as sr
 from semiring.testing import reference
-from semiring.backends import _select as selection
 from semiring.exceptions import InvalidValue, SemiringError
 
 from _strategies import DTYPES, containers, dims, lib_mask, matrices, scalars, vec_dims, vectors

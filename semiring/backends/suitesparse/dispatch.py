@@ -74,6 +74,7 @@ def _descriptor(mask, replace, transpose_first=False):
     d = _desc_cache.get(key)
     if d is None:
         from graphblas.core import descriptor
+
         kw = dict(output_replace=replace, transpose_first=transpose_first)
         if mask is not None:
             kw.update(mask_complement=mask.complement, mask_structure=mask.structural)
