@@ -85,18 +85,24 @@ def _run(choice, graph=None, **opts):
             np.testing.assert_allclose(r.distance.to_dense(np.inf), want)
             assert r.engine == choice.engine or kw.get("engine") == "auto"
     else:
-        A = COLOR_GRAPH
+        A = _color_graph(choice) if graph is None else graph
         c = sr.algorithms.coloring(A, **kw).to_dense(-1)
         rows, cols, _ = A.to_coo()
         off = rows != cols
         assert (c >= 0).all() and not (c[rows[off]] == c[cols[off]]).any()
 
 
+def _color_graph(choice):
+    """COLOR_GRAPH, stored by SuiteSparse for a choice that runs on the CPU as a compiled loop."""
+    return COLOR_GRAPH.to("cpu", backend="suitesparse") if "cpu" in choice.compiled else COLOR_GRAPH
+
+
 def _choices(traversal):
     return [c for c in engines.REGISTRY.values() if c.traversal == traversal]
 
 
-ALL = [pytest.param(c, id=f"{c.traversal}-{c.name}") for t in TRAVERSALS for c in _choices(t)]
+ALL = [pytest.param(c, id=f"{c.traversal}-{c.name}", marks=[pytest.mark.suitesparse] if "cpu" in c.compiled else [])
+       for t in TRAVERSALS for c in _choices(t)]
 
 
 # -- the registry against what runs --------------------------------------------------------------
@@ -117,6 +123,9 @@ def test_every_registered_choice_runs_where_listed(choice):
         _run(choice)
         if choice.traversal == "sssp" and choice.name != "near_far":  # negative weights, Bellman-Ford
             _run(choice, NEG_GRAPH, method="bellman_ford")
+        if "cpu" in choice.compiled:  # a compiled loop: not on a NumPy-backend graph
+            with pytest.raises(sr.InvalidValue, match=f"{choice.label} runs on the CPU as a compiled loop"):
+                _run(choice, COLOR_GRAPH.to("cpu", backend="numpy"))
     else:
         with pytest.raises(sr.InvalidValue, match=f"{choice.label} has no CPU implementation"):
             _run(choice)
@@ -223,9 +232,10 @@ def test_fused_where_it_cannot_run_same_message():
         msg = _tail(_message(lambda: engines.select(t, "fused", None, "gpu", 2**31, 10)), t)
         tails.add(msg)
     assert tails == {"engine='fused' keeps vertex ids in int32 on the GPU (n < 2**31 - 1); given n = 2147483648"}
-    msg = _message(lambda: sr.algorithms.coloring(A3, engine="fused"))
-    assert msg == ("coloring: engine='fused' has no CPU implementation (it runs on the GPU); "
-                   "given a graph on the CPU")
+    msg = _message(lambda: sr.algorithms.coloring(A3.to("cpu", backend="numpy"), engine="fused"))
+    assert msg == ("coloring: engine='fused' runs on the CPU as a compiled loop, which needs the SuiteSparse "
+                   "CPU backend and numba (pip install \"semiring[suitesparse]\"); given a graph on the NumPy "
+                   "backend")
     # an option the engine does not take: the same shape in every traversal
     b = _message(lambda: sr.algorithms.bfs(A3, 0, engine="fused", direction="edge"))
     c = _message(lambda: sr.algorithms.coloring(A3, engine="algebra", method="x"))

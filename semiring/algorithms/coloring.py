@@ -6,8 +6,11 @@
   new color.
 - Jones-Plassmann (1993): with one random weight per vertex (:func:`priorities`), each round
   the uncolored vertices that beat all their uncolored neighbours take the smallest color no
-  colored neighbour has. On the GPU the whole loop can run as one persistent kernel
-  (``engine="fused"``, ``semiring.backends.gpu.coloring``); both engines give the same colors.
+  colored neighbour has. With ``engine="fused"`` the whole loop runs as one persistent kernel
+  on the GPU (``semiring.backends.gpu.coloring``), and on the CPU as one compiled pass in
+  decreasing priority order (``semiring.backends.cpu.coloring``: each vertex is colored after
+  all its higher-priority neighbours and before the others, so the sequential greedy coloring
+  in priority order is exactly the rounds' result); every engine gives the same colors.
   The neighbours' colors are gathered as 64-bit sets with a ``bor.second`` product, and the
   smallest free color is the lowest zero bit (one product per 64 colors in use).
 - Gebremedhin-Manne (2000), speculative block-partitioned coloring: the vertices to color are
@@ -20,8 +23,9 @@
   scheme (the iterative form of Bozdag, Gebremedhin, Manne, Boman and Catalyurek 2008 in place
   of GM's sequential phase 3). The highest-priority vertex of a pass never conflicts, so every
   pass colors at least one vertex for good; in practice one or two passes recolor a handful.
-  On the GPU (``engine="fused"``) the same passes run as device kernels, one per step, with
-  one host read per pass; the colors are the algebra engine's.
+  With ``engine="fused"`` the same passes run as device kernels on the GPU, one per step, with
+  one host read per pass, and as one compiled loop on the CPU; the colors are the algebra
+  engine's.
 - Greedy largest-first (Welsh and Powell 1967), sequential: the reference for color counts.
 
 The graph is taken as undirected (A or A^T having an entry means an edge) and self-loops are
@@ -43,6 +47,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import core as _core
+from .._memory import require
 from ..core.vector import Vector
 from ..exceptions import InvalidValue
 from ..backends._xp import asnumpy
@@ -150,8 +155,14 @@ def mis(A, seed=0):
     Vector of bool, size n
         True at the members (absent elsewhere). No two members are adjacent, and every other
         vertex has a neighbour in the set.
+
+    Raises
+    ------
+    OutOfMemory
+        The per-vertex arrays (a few of n 64-bit values) do not fit.
     """
     G = as_graph(A, "mis")
+    require(32 * G.n, f"mis: per-vertex arrays for n = {G.n}", device=G.A.device)
     S = undirected_pattern(G)
     everyone = Vector.from_dense(np.ones(G.n, dtype=bool), device=S.device)
     return _luby(S, everyone, np.random.default_rng(seed))
@@ -341,9 +352,11 @@ def coloring(A, *, method="jones_plassmann", seed=0, engine="auto", blocks=None)
         Random weights; the result is deterministic for a given seed.
     engine : {"auto", "algebra", "fused"}
         For Jones-Plassmann and Gebremedhin-Manne: "algebra" runs rounds of products; "fused"
-        runs on the GPU without the algebra (Jones-Plassmann: every round in one persistent
-        kernel; Gebremedhin-Manne: one kernel per step and one host read per pass); "auto" picks
-        "fused" on the GPU. Same colors either way.
+        runs without the algebra: on the GPU, Jones-Plassmann as one persistent kernel and
+        Gebremedhin-Manne as one kernel per step with one host read per pass; on the CPU, as
+        compiled loops (numba), which need the SuiteSparse CPU backend (the graph's) and numba:
+        ``pip install "semiring[suitesparse]"``. "auto" picks "fused" wherever it can run.
+        Same colors either way.
     blocks : int, optional
         For Gebremedhin-Manne: the number of blocks colored in parallel (GM's processors);
         default ``ceil(|U| / 128)`` for the |U| vertices each pass colors, so every pass takes
@@ -358,10 +371,13 @@ def coloring(A, *, method="jones_plassmann", seed=0, engine="auto", blocks=None)
     Raises
     ------
     InvalidValue
-        Unknown method or engine; engine="fused" for another method or on the CPU; ``blocks``
-        not a positive integer, or given for another method.
+        Unknown method or engine; engine="fused" for another method, or on a CPU graph of the
+        NumPy backend (or without numba); ``blocks`` not a positive integer, or given for
+        another method.
     DimensionMismatch
         A is not square.
+    OutOfMemory
+        The per-vertex arrays (a few of n 64-bit values) do not fit.
 
     Examples
     --------
@@ -379,6 +395,8 @@ def coloring(A, *, method="jones_plassmann", seed=0, engine="auto", blocks=None)
             raise InvalidValue(f"coloring: blocks applies to method='gebremedhin_manne' only; given method {method!r}")
         if isinstance(blocks, (bool, np.bool_)) or not isinstance(blocks, (int, np.integer)) or blocks < 1:
             raise InvalidValue(f"coloring: blocks must be a positive integer; given {blocks!r}")
+    # a few dense per-vertex arrays (priorities, colors, the loops' work arrays)
+    require(48 * G.n, f"coloring: per-vertex arrays for n = {G.n}", device=G.A.device)
     if _engines.select("coloring", engine, None, G.A.device, G.n, G.nedges, method=method).name == "fused":
         return _color_fused(G, seed, method, blocks)
     S = undirected_pattern(G)
@@ -393,22 +411,37 @@ def coloring(A, *, method="jones_plassmann", seed=0, engine="auto", blocks=None)
 
 def _color_fused(G, seed, method, blocks):
     """Jones-Plassmann in one persistent kernel, or Gebremedhin-Manne's passes as device
-    kernels (semiring.backends.gpu.coloring); the same colors as the algebra engine."""
-    import cupy as cp
-
-    from ..backends.gpu import coloring as _gpu
-
+    kernels (semiring.backends.gpu.coloring); on the CPU both as compiled loops
+    (semiring.backends.cpu.coloring). The same colors as the algebra engine."""
     # an undirected graph's own CSR serves (the kernels skip self-loops); else symmetrize once
     if G.kind == "undirected":
         S = G.A
     else:
         S = G.cached("pattern", lambda: undirected_pattern(G))
+    if S.device == "cpu":
+        return _color_compiled(S, seed, method, blocks)
+    import cupy as cp
+
+    from ..backends.gpu import coloring as _gpu
+
     if method == "gebremedhin_manne":
         color = _gpu.gebremedhin_manne(S, seed, None if blocks is None else int(blocks), GM_STEPS)[0]
     else:
         color = _gpu.jones_plassmann(S, seed)[0]
     n = S.nrows
     return Vector._from_bitmap("int64", cp.ones(n, dtype=bool), color.astype(cp.int64), n)
+
+
+def _color_compiled(S, seed, method, blocks):
+    """The compiled CPU loops over the CSR of the symmetric pattern S."""
+    from ..backends.cpu import coloring as _cpu
+
+    prio = priorities(S.nrows, seed)
+    if method == "gebremedhin_manne":
+        color = _cpu.gebremedhin_manne(S._indptr, S._indices, prio, blocks, GM_STEPS)[0]
+    else:
+        color = _cpu.jones_plassmann(S._indptr, S._indices, prio)[0]
+    return Vector.from_dense(color)
 
 
 __all__ = ["coloring", "mis", "greedy_coloring", "gebremedhin_manne", "undirected_pattern"]

@@ -10,7 +10,8 @@ A traversal runs as one of
   on the CPU).
 
 ``engine="auto"`` (the default) picks "fused" where it can run and pays (on the CPU: graphs of
-average degree up to :data:`CPU_FUSED_MAX_DEGREE`), else "algebra". :data:`REGISTRY` records
+average degree up to :data:`CPU_FUSED_MAX_DEGREE`; coloring's compiled loop, which runs only
+where :func:`semiring.backends.cpu._jit.enabled`, at any degree), else "algebra". :data:`REGISTRY` records
 for every traversal which engines and strategies exist, on which devices, and which values of
 the other options each takes; :func:`select` checks a call against it and returns what runs,
 raising InvalidValue with one wording for one mistake whichever traversal makes it. The
@@ -85,6 +86,10 @@ class Choice:
         What it is, for messages.
     rules : tuple of Rule
         The values the other options must take with it (an option not named takes any valid value).
+    compiled : tuple of str
+        Devices where it exists only as a compiled loop (:mod:`semiring.backends.cpu._jit`):
+        there it runs where compiled loops are enabled (the SuiteSparse CPU backend and numba),
+        and "auto" takes it whatever the graph's average degree.
     """
 
     traversal: str
@@ -93,6 +98,7 @@ class Choice:
     devices: tuple
     role: str
     rules: tuple = ()
+    compiled: tuple = ()
 
     @property
     def label(self):
@@ -115,6 +121,11 @@ class Choice:
             where = " and ".join(d.upper() for d in self.devices)
             return (f"{what}: {self.label} has no {dev} implementation (it runs on the {where}); "
                     f"given a graph on the {dev}")
+        if device in self.compiled:
+            why = _no_compiled_loops()
+            if why:
+                return (f"{what}: {self.label} runs on the {dev} as a compiled loop, which needs the "
+                        f"SuiteSparse CPU backend and numba (pip install \"semiring[suitesparse]\"); {why}")
         if device == "gpu" and self.name != "algebra" and n >= GPU_MAX_VERTICES:
             return (f"{what}: {self.label} keeps vertex ids in int32 on the GPU (n < 2**31 - 1); "
                     f"given n = {n}")
@@ -125,6 +136,18 @@ class Choice:
                 return (f"{what}: {self.label} {self.role}; {r.option} must be {allowed} with it{where}; "
                         f"given {r.option}={options[r.option]!r}")
         return None
+
+
+def _no_compiled_loops():
+    """Why the compiled CPU loops cannot run now, or None where they can."""
+    from ..backends import cpu_backend
+    from ..backends.cpu import _jit
+
+    if _jit.enabled():
+        return None
+    if cpu_backend() != "suitesparse":
+        return "given a graph on the NumPy backend"
+    return "numba cannot be imported"
 
 
 def _either(values):
@@ -146,8 +169,8 @@ def _registry():
            Choice("sssp", "fused", "engine", DEVICES, _WHOLE,
                   (Rule("method", ("auto", "delta_stepping"), ("gpu",)),)),
            Choice("coloring", "algebra", "engine", DEVICES, _ALGEBRA),
-           Choice("coloring", "fused", "engine", ("gpu",), _WHOLE,
-                  (Rule("method", ("jones_plassmann", "gebremedhin_manne")),))]
+           Choice("coloring", "fused", "engine", DEVICES, _WHOLE,
+                  (Rule("method", ("jones_plassmann", "gebremedhin_manne")),), compiled=("cpu",))]
     for s in BFS_STRATEGIES:
         out.append(Choice("bfs", s, "strategy", DEVICES, _ONLY_FREE,
                           (Rule("direction", ("auto",)), _NO_OTHER_ENGINE, Rule("deterministic", (False,)))))
@@ -206,7 +229,8 @@ def select(what, engine, strategy, device, n, nedges, **options):
     Choice
         The strategy when one is named; else "fused" or "algebra" as ``engine`` says ("auto":
         "fused" where it has no problem here, and on the CPU only for average degree up to
-        :data:`CPU_FUSED_MAX_DEGREE`).
+        :data:`CPU_FUSED_MAX_DEGREE`, except a compiled loop: at any degree where compiled
+        loops are enabled).
 
     Raises
     ------
@@ -230,7 +254,7 @@ def select(what, engine, strategy, device, n, nedges, **options):
         if why:
             raise InvalidValue(why)
         return fused
-    if why or (device == "cpu" and nedges > _cpu_fused_max_degree() * n):
+    if why or (device == "cpu" and device not in fused.compiled and nedges > _cpu_fused_max_degree() * n):
         # on the CPU the whole-search engine wins where levels are many and small (roads,
         # meshes, long paths); on graphs of high average degree (few, wide levels) the
         # algebra's products are faster
