@@ -77,6 +77,7 @@ from ..core.matrix import Matrix
 from ..core.vector import Vector
 from ..core import _validate as _v
 from ..backends._xp import asnumpy
+from ..backends.cpu import _jit
 from ..exceptions import InvalidValue
 from ..ops import binary, indexunary, monoid, semiring, unary
 from .coloring import priorities
@@ -390,6 +391,8 @@ def connected_components(A):
         return Vector(0, "int64", device=device)
     if device == "gpu":
         return _components_on_device(G)
+    if _jit.enabled():
+        return _compiled(G, strong=False)
     return _afforest(G, device)[0]
 
 
@@ -401,6 +404,20 @@ def _components_on_device(G):
 
     labels = forest.components(G.A, symmetric=G._given_kind == "undirected")
     return Vector._from_bitmap("int64", cp.ones(G.n, dtype=bool), labels, G.n)
+
+
+def _compiled(G, strong):
+    """The compiled whole-graph loop on the CPU (semiring.backends.cpu.components): ECL-CC
+    union-find, or Pearce's iterative Tarjan for ``strong``; the same labels as the algebra."""
+    from ..backends.cpu import components as _loops
+    from ..backends.suitesparse.containers import adopt
+
+    if strong:
+        labels = _loops.strongly_connected_components(G.A)
+    else:
+        labels = _loops.connected_components(G.A, symmetric=G._given_kind == "undirected")
+    # the labels as a Vector of the graph's backend (SuiteSparse, which _jit.enabled() implies)
+    return adopt(Vector._from_bitmap("int64", np.ones(G.n, dtype=bool), labels, G.n))
 
 
 def _scc_structure(G):
@@ -567,6 +584,8 @@ def strongly_connected_components(A, *, seed=0):
         return connected_components(G)
     if device == "gpu" and n <= GPU_MAX_VERTICES:
         return _scc_device(G, seed)
+    if device == "cpu" and _jit.enabled():
+        return _compiled(G, strong=True)
     S, ST, din, dout = _scc_structure(G)
     # trimming: a vertex with no in-edge or no out-edge is its own component
     # root<(din * dout) == 0> = i
