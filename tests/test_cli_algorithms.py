@@ -231,9 +231,11 @@ def test_sssp_writes_distances_and_parents(tmp_path, capsys):
             assert W[p, v] and want[p] + W[p, v] == want[v]
 
 
-def test_sssp_parents_are_not_distributed(capsys):
-    line = fail(capsys, USAGE, "sssp", "kron:4", "--distributed", "--parents")
-    assert "--parents" in line and "--distributed" in line
+@pytest.mark.parametrize("argv", [["sssp", "kron:4", "--distributed", "--parents"],
+                                  ["bfs", "kron:4", "--distributed", "--symmetrize"]])
+def test_options_the_distributed_engine_lacks(capsys, argv):
+    line = fail(capsys, USAGE, *argv)
+    assert argv[-1] in line and "not with --distributed" in line
 
 
 # ---------------------------------------------------------------------------------------------

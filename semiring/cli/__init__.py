@@ -78,6 +78,9 @@ def _check_combinations(args):
     if args.command == "sssp" and args.method not in ("auto", "delta_stepping"):
         raise _a.UsageError(f"argument --method: expected auto or delta_stepping with --distributed; "
                             f"given {args.method}", prog)
+    if args.symmetrize:
+        raise _a.UsageError("argument --symmetrize: not with --distributed; given --symmetrize --distributed",
+                            prog)
     if args.command == "sssp" and args.parents:
         raise _a.UsageError("argument --parents: not with --distributed (the distributed SSSP computes "
                             "distances only); given --parents --distributed", prog)

@@ -137,6 +137,8 @@ def cmd_betweenness(args):
 def cmd_partition(args):
     A = load(args, weighted=False)
     n, k = A.nrows, args.parts
+    if n == 0:
+        raise InvalidValue("partition: the graph has no vertices to partition")
     if k > n:
         raise InvalidValue(f"--parts: expected 1..{n} for a graph of {n:,} vertices; given {k}")
     if args.method == "kernighan_lin":

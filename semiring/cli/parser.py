@@ -51,7 +51,7 @@ ALGORITHMS = {
 COMMANDS = ("demo", "bench", *ALGORITHMS)
 
 
-def _common(c, name, outputs):
+def _common(c, outputs):
     """The options every algorithm command has."""
     c.add_argument("graph", type=_a.graph,
                    help="a readable graph file (.mtx, .gr, .col, optionally .gz; any other name is a "
@@ -234,7 +234,7 @@ def build(exit_statuses):
     for name, (helptext, outputs) in ALGORITHMS.items():
         c = sub.add_parser(name, help=helptext, description=helptext[0].upper() + helptext[1:] + ".",
                            epilog=exit_statuses, formatter_class=formatter)
-        _common(c, name, outputs)
+        _common(c, outputs)
         if name in _EXTRA:
             _EXTRA[name](c)
     return p
