@@ -52,6 +52,10 @@ XFAIL_TESTS = {
         _LOUVAIN_PARTITION + " (the engine's partition of a Graph against networkx's of the declined MultiGraph)",
     "algorithms/community/tests/test_louvain.py::test_max_level":
         _LOUVAIN_PARTITION + " (against the levels of networkx's own louvain_partitions)",
+    # structure
+    "algorithms/tests/test_dag.py::TestDAG::test_topological_sort6":
+        "the backend sorts the graph as converted when the iteration starts: it cannot see G change during the "
+        "iteration (networkx raises RuntimeError or NetworkXUnfeasible there)",
 }
 
 #: should_run sends networkx graphs with fewer edges than this back to networkx (see should_run).

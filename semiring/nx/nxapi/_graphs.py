@@ -44,6 +44,18 @@ def plain_reason(G):
     return None
 
 
+def parallel_reason(G):
+    """Why a multigraph is declined where parallel edges change the answer: a backend graph holds
+    one edge per node pair. None for a multigraph without parallel edges (or not a multigraph)."""
+    if not G.is_multigraph():
+        return None
+    if not isinstance(G, nx.Graph):
+        return "a multigraph given as a backend graph: it does not hold which edges are parallel"
+    if any(len(keys) > 1 for nbrs in G._adj.values() for keys in nbrs.values()):
+        return "parallel edges: the backend graph holds one edge per node pair"
+    return None
+
+
 def nx_class(G):
     """The networkx class of the backend graph G."""
     return {(False, False): nx.Graph, (True, False): nx.DiGraph, (False, True): nx.MultiGraph,
@@ -129,4 +141,4 @@ def subgraph_copy(G, members, *, drop=None):
 
 
 __all__ = ["attribute_reason", "plain_reason", "nx_class", "edge_values", "adjacency_entries", "build",
-           "subgraph_order", "subgraph_copy", "CLASSES"]
+           "subgraph_order", "subgraph_copy", "parallel_reason", "CLASSES"]

@@ -36,7 +36,7 @@ from ...backends._xp import asnumpy
 from ...core.matrix import Matrix
 from ...ops import binary, semiring, unary
 from ._common import checked_by, weight_reason
-from ._graphs import adjacency_entries, build, subgraph_order
+from ._graphs import adjacency_entries, build, parallel_reason, subgraph_order
 
 
 def _dfs(G, mode="components"):
@@ -172,10 +172,9 @@ def _bridges_reason(G, root=None):
         if root is not None:
             return ("a multigraph with a root: networkx orders the root's component by the adjacency of "
                     "nx.Graph(G), which the backend graph does not reproduce")
-        if not isinstance(G, nx.Graph):
-            return "a multigraph given as a backend graph: it does not hold which edges are parallel"
-        if any(len(keys) > 1 for u, nbrs in G._adj.items() for keys in nbrs.values()):
-            return "parallel edges: networkx never counts them as bridges; the backend graph holds one edge per pair"
+        why = parallel_reason(G)
+        if why:
+            return why + " (networkx never counts parallel edges as bridges)"
     return None
 
 

@@ -330,6 +330,17 @@ def _closure_reason(G, topo_order=None):
     return attribute_reason(G)
 
 
+def _closure(A, gens):
+    """R(u, v) present iff v is reachable from u (a DAG's generations ``gens``)."""
+    R = _core.apply(A, unary.one)  # bool; rows are filled generation by generation from the last
+    for g in reversed(gens[:-1]):
+        # R(g, :) = A(g, :) lor (A(g, :) any.pair R)   (the successors and all they reach)
+        Ag = _core.extract(A, g, None)
+        Rg = _core.ewise_add(Ag, _core.mxm(Ag, R, semiring.any_pair), binary.lor)
+        _core.assign(R, Rg, (g, None))
+    return R
+
+
 @checked_by(_closure_reason)
 def transitive_closure_dag(G, topo_order=None):
     """networkx.transitive_closure_dag: G with an edge (u, v) added for every v reachable from u;
@@ -348,12 +359,7 @@ def transitive_closure_dag(G, topo_order=None):
     if not n:
         return H
     A = G.structure.A
-    R = _core.apply(A, unary.one)  # bool; rows are filled generation by generation from the last
-    for g in reversed(gens[:-1]):
-        # R(g, :) = A(g, :) lor (A(g, :) any.pair R)   (the successors and all they reach)
-        Ag = _core.extract(A, g, None)
-        Rg = _core.ewise_add(Ag, _core.mxm(Ag, R, semiring.any_pair), binary.lor)
-        _core.assign(R, Rg, (g, None))
+    R = _closure(A, gens)
     # the added edges: R<!A.S>
     nr, nc, _ = (asnumpy(a) for a in _core.apply(R, unary.one, mask=~A.S).to_coo())
     rank = np.empty(n, dtype=np.int64)
@@ -364,6 +370,71 @@ def transitive_closure_dag(G, topo_order=None):
     return H
 
 
+def transitive_reduction(G):
+    """networkx.transitive_reduction: a DiGraph with G's nodes and the edges (u, v) of G such that
+    v is reached from no other successor of u, i.e. ``A<!(A any.pair R)>``, R the closure (the
+    engine's, by generations). Each u's edges come in networkx's order: the iteration order of
+    its set of successors after networkx's removals (``u_nbrs -= descendants[v]`` for v in G[u]),
+    replayed on the same Python set.
+
+    Raises networkx.NetworkXError when G is not a DAG (networkx rejects undirected graphs before
+    dispatching).
+    """
+    gens, cyclic = generations(G)
+    if cyclic:
+        raise nx.NetworkXError("Directed Acyclic Graph required for transitive_reduction")
+    n = len(G)
+    TR = nx.DiGraph()
+    TR.add_nodes_from(G.nodes)
+    if not n:
+        return TR
+    A = G.structure.A
+    R = _closure(A, gens)
+    rr, rc, _ = (asnumpy(a) for a in R.to_coo())
+    o = np.lexsort((rc, rr))
+    rr, rc = rr[o].astype(np.int64), rc[o].astype(np.int64)
+    rptr = np.searchsorted(rr, np.arange(n + 1))
+    nodes = G.nodes
+    indptr, indices = G.order
+    for u in range(n):
+        succ = indices[indptr[u]:indptr[u + 1]]
+        s = set(nodes[j] for j in succ.tolist())
+        if succ.shape[0] > 1:
+            ordered = np.sort(succ)
+            for v in succ.tolist():
+                if nodes[v] in s:
+                    # the successors of u that v reaches: R(v, :) .* A(u, :)
+                    below = np.intersect1d(rc[rptr[v]:rptr[v + 1]], ordered, assume_unique=True)
+                    if below.shape[0]:
+                        s -= {nodes[w] for w in below.tolist()}
+        TR.add_edges_from((nodes[u], v) for v in s)
+    return TR
+
+
+def is_aperiodic(G):
+    """networkx.is_aperiodic: whether the greatest common divisor of the lengths of G's cycles
+    is 1, as networkx computes it: with BFS levels from G's first node (the engine's BFS), the gcd
+    of ``level(u) - level(v) + 1`` over the edges (u, v).
+
+    Raises networkx.NetworkXError for an undirected graph or one that is not strongly connected,
+    networkx.NetworkXPointlessConcept for the null graph.
+    """
+    from ..algorithms.traversal import levels
+    from .components import _connected
+
+    if not G.is_directed():
+        raise nx.NetworkXError("is_aperiodic not defined for undirected graphs")
+    if not len(G):
+        raise nx.NetworkXPointlessConcept("Graph has no nodes.")
+    if not _connected(G, strong=True):
+        raise nx.NetworkXError("Graph is not strongly connected.")
+    lv = levels(G.structure, [0])
+    rows, cols, _ = (asnumpy(a) for a in G.structure.A.to_coo())
+    if not rows.shape[0]:
+        return False
+    return int(np.gcd.reduce(np.abs(lv[rows] - lv[cols] + 1))) == 1
+
+
 __all__ = ["topological_generations", "topological_sort", "lexicographical_topological_sort",
            "is_directed_acyclic_graph", "has_cycle", "dag_longest_path", "dag_longest_path_length",
-           "transitive_closure_dag", "generations"]
+           "transitive_closure_dag", "transitive_reduction", "is_aperiodic", "generations"]
