@@ -108,6 +108,7 @@ FUNCTIONS = {
     "isolates": "Degree reductions.",
     "is_isolate": "The adjacency arrays. Declines n not in G.",
     "number_of_isolates": "Degree reductions.",
+    "number_of_selfloops": "The entries of select(A, diag). Declines multigraphs with parallel edges.",
     "condensation": "Strong components from the engine; declines scc=None unless the condensation is a chain "
                     "(networkx numbers components in its Tarjan order).",
     "attracting_components": "Strong components of height 0, in the backend's strongly_connected_components order.",
@@ -125,6 +126,16 @@ FUNCTIONS = {
     "is_forest": "Component labels and edge counts. Declines multigraphs with parallel edges.",
     "is_arborescence": "As is_tree, with the in-degrees.",
     "is_branching": "As is_forest, with the in-degrees.",
+    "convert_node_labels_to_integers": "The relabelled graph in networkx's order (degree orderings from the "
+                                       "engine's degrees). Declines multigraphs and attributes as k_core.",
+    "compose": "Both graphs rebuilt in networkx's order. Declines multigraphs and attributes as k_core.",
+    "disjoint_union": "Both graphs relabelled and rebuilt in networkx's order. Declines as compose.",
+    "relabel_nodes": "A relabelled copy in networkx's order. Declines copy=False, multigraphs and attributes as "
+                     "k_core.",
+    "compose_all": "As compose; declines graphs given as an iterator.",
+    "union": "As compose; the node sets must be disjoint.",
+    "union_all": "As union; declines graphs given as an iterator.",
+    "disjoint_union_all": "As disjoint_union; declines graphs given as an iterator.",
 }
 
 

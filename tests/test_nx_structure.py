@@ -498,6 +498,58 @@ def test_reverse(G):
 
 
 # ---------------------------------------------------------------------------------------------
+# relabelling and binary operators (networkx's own tests build their inputs with them)
+# ---------------------------------------------------------------------------------------------
+def _attributed(G, seed):
+    G = shuffled(G, seed, attrs=("cap",))
+    G.graph.update(seed=seed, name=f"g{seed}")
+    return G
+
+
+PAIRS = [(_attributed(nx.gnp_random_graph(9, 0.3, seed=s), s), _attributed(nx.gnp_random_graph(7, 0.3, seed=s + 9), s))
+         for s in (1, 2)]
+PAIRS += [(_attributed(with_loops(nx.gnp_random_graph(8, 0.3, seed=s, directed=True), 2, s), s),
+           _attributed(nx.gnp_random_graph(6, 0.4, seed=s + 9, directed=True), s + 1)) for s in (3, 4)]
+
+
+@pytest.mark.parametrize("G, H", PAIRS, ids=ids(PAIRS, "p"))
+def test_relabelling_and_operators(G, H):
+    for ordering in ("default", "sorted", "increasing degree", "decreasing degree"):
+        assert_same("convert_node_labels_to_integers", G, 3, ordering, "old")
+    assert both("convert_node_labels_to_integers", G, 0, "backwards") == (nx.NetworkXError,) * 2
+    assert_same("relabel_nodes", G, {v: f"x{v}" for v in list(G)[::2]})
+    assert_same("relabel_nodes", G, lambda v: len(v))  # merges nodes, as networkx does
+    for name in ("compose", "disjoint_union"):
+        assert_same(name, G, H)  # G and H share node names: compose merges them
+    assert_same("union", G, H, ("g", "h"))
+    assert both("union", G, H) == (nx.NetworkXError,) * 2  # not disjoint
+    for name in ("compose_all", "disjoint_union_all"):
+        assert_same(name, [G, H, G])
+    assert_same("union_all", [G, H], ("a", "b"))
+    for name in ("compose_all", "union_all", "disjoint_union_all"):
+        assert both(name, []) == (ValueError,) * 2
+    other = nx.Graph() if G.is_directed() else nx.DiGraph()
+    assert both("compose", G, other) == (nx.NetworkXError,) * 2
+
+
+def test_operators_decline_what_the_backend_graph_does_not_hold():
+    G = nx.path_graph(3)
+    assert "in place" in reason("relabel_nodes", G, {0: 1}, copy=False)
+    assert "dict or a callable" in reason("relabel_nodes", G, [1, 2, 3])
+    assert "list or tuple" in reason("compose_all", iter([G, G]))
+    assert "expected a list or tuple of networkx graphs" in reason("union_all", [G, 3])
+    assert "edge keys" in reason("disjoint_union", nx.MultiGraph([(0, 1)]), G)
+    assert "node attributes" in reason("convert_node_labels_to_integers", _noded())
+
+
+@pytest.mark.parametrize("G", [with_loops(UNDIRECTED[0], 3, 1), with_loops(DIRECTED[0], 2, 2), nx.Graph(),
+                               nx.MultiGraph([(0, 0), (0, 1)])], ids=["u", "d", "null", "multi"])
+def test_number_of_selfloops(G):
+    assert_same("number_of_selfloops", G)
+    assert "parallel" in reason("number_of_selfloops", nx.MultiGraph([(0, 0), (0, 0)]))
+
+
+# ---------------------------------------------------------------------------------------------
 # tree recognition
 # ---------------------------------------------------------------------------------------------
 TREES = [nx.random_labeled_tree(20, seed=1), nx.path_graph(5), nx.empty_graph(3), nx.empty_graph(1),

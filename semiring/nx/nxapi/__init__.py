@@ -38,9 +38,13 @@ from .dag import (
     transitive_reduction,
 )
 from .ego import ego_graph
-from .isolates import is_isolate, isolates, number_of_isolates
+from .isolates import is_isolate, isolates, number_of_isolates, number_of_selfloops
 from .operators import complement, reverse
 from .recognition import is_arborescence, is_branching, is_forest, is_tree
+from .relabel import (
+    compose, compose_all, convert_node_labels_to_integers, disjoint_union, disjoint_union_all, relabel_nodes, union,
+    union_all,
+)
 
 __all__ = [
     "bfs_edges", "bfs_tree", "bfs_layers", "descendants_at_distance",
@@ -62,10 +66,12 @@ __all__ = [
     "is_bipartite", "color", "sets", "is_bipartite_node_set",
     "articulation_points", "biconnected_components", "biconnected_component_edges", "is_biconnected", "bridges",
     "has_bridges", "local_bridges",
-    "isolates", "is_isolate", "number_of_isolates",
+    "isolates", "is_isolate", "number_of_isolates", "number_of_selfloops",
     "condensation", "attracting_components", "number_attracting_components", "is_attracting_component",
     "is_semiconnected",
     "label_propagation_communities",
     "ego_graph", "complement", "reverse",
     "is_tree", "is_forest", "is_arborescence", "is_branching",
+    "relabel_nodes", "convert_node_labels_to_integers", "compose", "compose_all", "union", "union_all",
+    "disjoint_union", "disjoint_union_all",
 ]

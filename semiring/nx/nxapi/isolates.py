@@ -1,16 +1,20 @@
-"""networkx's isolates (nodes of degree 0) on the engine's degree reductions.
+"""networkx's isolates (nodes of degree 0) and ``number_of_selfloops`` on the engine.
 
 A node is isolated when its row and column of the adjacency are empty: ``d = reduce_rowwise(A,
 plus)`` (and ``reduce_columnwise`` on a directed graph) has no entry there. A self-loop counts
-(networkx's degree counts it twice), as it is an entry of A.
+(networkx's degree counts it twice), as it is an entry of A. The self-loops are the entries of
+``select(A, diag)``.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from ... import core as _core
 from ...backends._xp import asnumpy
+from ...ops import indexunary
 from ._common import checked_by
+from ._graphs import parallel_reason
 
 
 def _isolated(G):
@@ -56,4 +60,12 @@ def is_isolate(G, n):
     return bool(_is_isolate(G, n))
 
 
-__all__ = ["isolates", "number_of_isolates", "is_isolate"]
+@checked_by(lambda G: parallel_reason(G))
+def number_of_selfloops(G):
+    """networkx.number_of_selfloops: ``nvals(select(A, diag))``. Declines multigraphs with
+    parallel edges (networkx counts each parallel self-loop)."""
+    # L = select(A, diag)   (the self-loops)
+    return _core.select(G.structure.A, indexunary.diag).nvals if len(G) else 0
+
+
+__all__ = ["isolates", "number_of_isolates", "is_isolate", "number_of_selfloops"]
