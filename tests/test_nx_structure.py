@@ -320,6 +320,7 @@ def test_is_bipartite_node_set(G, seen):
     colour = nx.bipartite.color(G) if nx.is_bipartite(G) else {}
     trials = [[v for v, c in colour.items() if c], [v for v, c in colour.items() if not c], [0, 2], [1]]
     trials += [rng.sample(list(G), rng.randint(0, len(G))) for _ in range(8)]
+    assert_same("is_bipartite", G)  # an odd cycle in the first or in a later component
     outcomes = set()
     for S in trials:
         got, want = both("is_bipartite_node_set", G, S)

@@ -73,8 +73,44 @@ def _colours(G):
 
 def is_bipartite(G):
     """networkx.is_bipartite: whether G is 2-colourable (predecessors and successors alike on a
-    directed graph; a self-loop never is)."""
-    return not _colours(G)[1].any()
+    directed graph; a self-loop never is).
+
+    A BFS from one node per component, level by level, stops at the first level holding an edge
+    (``t<q.S> = A any.pair q``): in BFS levels an edge joins two nodes of the same parity iff
+    they are on the same level.
+    """
+    n = len(G)
+    if not n:
+        return True
+    U = undirected(G)
+    dev = G.device
+    # first the component of the first node with an edge (most odd cycles show there, and
+    # soon), then one root for each component not reached
+    first = np.flatnonzero(np.diff(G.order[0]) > 0)[:1]
+    seen = Vector.from_coo(first, np.ones(first.shape[0], bool), size=n, dtype="bool", device=dev)
+    if not _even_levels(U, first, seen, n, dev):
+        return False
+    roots = _sources(G, U)
+    reached = np.zeros(n, dtype=bool)
+    reached[entries(seen)[0]] = True
+    roots = roots[~reached[roots]]
+    if roots.shape[0]:
+        _core.assign(seen, True, roots)
+    return _even_levels(U, roots, seen, n, dev)
+
+
+def _even_levels(U, roots, seen, n, dev):
+    """BFS from ``roots`` (already in ``seen``), level by level: False at the first level that
+    holds an edge (in BFS levels an edge joins two nodes of one parity iff they share a level)."""
+    q = Vector.from_coo(roots, np.ones(roots.shape[0], bool), size=n, dtype="bool", device=dev)
+    while q.nvals:
+        # t<q.S> = A any.pair q   (an edge inside this level: an odd cycle)
+        if _core.mxv(U.A, q, semiring.any_pair, mask=q.S).nvals:
+            return False
+        # q<!seen.S, replace> = q any.pair A;  seen<q.S> = true
+        q = _core.vxm(q, U.A, semiring.any_pair, mask=~seen.S)
+        _core.assign(seen, True, None, mask=q.S)
+    return True
 
 
 def color(G):

@@ -152,11 +152,9 @@ def _label_matrix(labels, device):
 
 def _counts(A, rows, L):
     """COO (row, label, count) of ``F = A(rows, :) plus.pair L``, rows numbered as in ``rows``
-    (all rows when None); sorted by row."""
+    (all rows when None)."""
     P = A if rows is None else _core.extract(A, rows, None)
-    r, c, x = (asnumpy(a) for a in _core.mxm(P, L, _semirings.plus_pair).to_coo())
-    o = np.lexsort((c, r))
-    return r[o], c[o], x[o]
+    return tuple(asnumpy(a) for a in _core.mxm(P, L, _semirings.plus_pair).to_coo())
 
 
 def _best(r, c, x, size):

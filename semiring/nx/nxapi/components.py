@@ -206,8 +206,8 @@ def is_semiconnected(G):
     graphs before dispatching).
     """
     _directed_only(G)
-    if not len(G):
-        raise nx.NetworkXPointlessConcept("Connectivity is undefined for the null graph.")
+    if not _connected(G):  # weak components first, as networkx
+        return False
     parts, height = _strong_parts(G)
     return np.unique(height).shape[0] == len(parts)
 
