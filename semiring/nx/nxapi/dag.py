@@ -272,8 +272,8 @@ def _longest(G, weight, default_weight, topo_order):
         keys, vals = keys[o], vals[o]
     w = vals[np.searchsorted(keys, pindices * n + heads)]
     reach = d[pindices] + w
-    best = np.full(n, -np.inf)
-    np.maximum.at(best, heads, reach.astype(np.float64))
+    best = np.full(n, -np.inf if reach.dtype.kind == "f" else np.iinfo(np.int64).min, dtype=reach.dtype)
+    np.maximum.at(best, heads, reach)
     parent = np.arange(n, dtype=np.int64)
     hit = (reach == best[heads]) & (best[heads] >= 0)
     first = np.flatnonzero(hit)
