@@ -353,8 +353,14 @@ def _bfs_algebra(G, source, parents, deterministic, direction, max_depth):
 
 
 def _bfs_cpu(G, source, parents, deterministic, direction, max_depth):
-    """The whole search in one call (semiring.backends.cpu.traversal)."""
-    from ..backends.cpu import traversal
+    """The whole search in one call: compiled (semiring.backends.cpu.compiled_traversal) where
+    the compiled CPU loops run, else semiring.backends.cpu.traversal."""
+    from ..backends.cpu import _jit
+
+    if _jit.enabled():
+        from ..backends.cpu import compiled_traversal as traversal
+    else:
+        from ..backends.cpu import traversal
 
     def in_edges():
         return G.AT._indptr, G.AT._indices
