@@ -17,7 +17,7 @@ def _ring_with_chords(n, per_vertex):
 
 
 @pytest.mark.parametrize("backend", ("numpy", pytest.param("suitesparse", marks=pytest.mark.suitesparse)))
-@pytest.mark.parametrize("per_vertex", (1, 3, 6))
+@pytest.mark.parametrize("per_vertex", (1, 4, 8, 9, 12))
 def test_auto_engine_follows_degree_and_backend(backend, per_vertex):
     A = _ring_with_chords(64, per_vertex).to("cpu", backend=backend)
     limit = engines.CPU_FUSED_MAX_DEGREE if backend == "numpy" else engines.SUITESPARSE_FUSED_MAX_DEGREE

@@ -13,7 +13,9 @@ came from, i.e. the parent.
 ``engine="fused"`` (picked by "auto" where it runs) runs the whole search in one backend call:
 a persistent kernel on the GPU (``semiring.backends.gpu.traversal``), and on the CPU
 ``semiring.backends.cpu.traversal``, which runs small levels as scalar loops and large ones
-vectorized, so that a deep, narrow search costs no O(n) work per level.
+vectorized, so that a deep, narrow search costs no O(n) work per level; where the SuiteSparse
+backend and numba are in use, ``semiring.backends.cpu.compiled_traversal``, the same search as
+one compiled loop.
 
 ``strategy=`` selects instead one of the classic GPU BFS work organizations (vertex- and
 edge-centric sweeps, atomic and privatized frontier queues, a single-block multi-level kernel,
@@ -194,7 +196,9 @@ def bfs(A, source, *, parents=False, direction="auto", max_depth=None, determini
         search in one backend call: on the GPU one persistent kernel with a grid barrier per
         level and no host round trip until it ends (not with ``deterministic``); on the CPU
         :mod:`semiring.backends.cpu.traversal`, small levels as scalar loops and large ones
-        vectorized, with no per-level work proportional to n. Directions auto/push/pull.
+        vectorized, with no per-level work proportional to n, or one compiled loop
+        (:mod:`semiring.backends.cpu.compiled_traversal`) where the SuiteSparse backend and
+        numba are in use. Directions auto/push/pull.
         "auto" picks "fused" where it applies (on the CPU for graphs of average degree up to
         ``engines.CPU_FUSED_MAX_DEGREE``, or ``SUITESPARSE_FUSED_MAX_DEGREE`` for a graph stored
         by SuiteSparse). All give the same levels and trace; parents may differ (any valid BFS

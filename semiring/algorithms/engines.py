@@ -39,10 +39,15 @@ DEVICES = ("cpu", "gpu")
 #: geometric graphs (10.5) and 100x+ on paths, and 1.3-1.8x slower on Kronecker graphs (26-30),
 #: whose few levels are wide.
 CPU_FUSED_MAX_DEGREE = 16
-#: The same limit where the graph is stored by SuiteSparse:GraphBLAS, whose products cost less
-#: (BFS on cnr-2000, average degree 9.9: 33 ms by the algebra against 100 ms fused; on the New
-#: York road graph, degree 2.8: 121 ms against 27 ms; 2 cores).
-SUITESPARSE_FUSED_MAX_DEGREE = 4
+#: The same limit where the graph is stored by SuiteSparse:GraphBLAS, whose products run
+#: multithreaded, and the whole-search engines are compiled loops
+#: (:mod:`semiring.backends.cpu.compiled_traversal`, :mod:`~semiring.backends.cpu.compiled_paths`).
+#: Medians of interleaved runs on the 2-core EPYC (fused against algebra): BFS on cnr-2000
+#: (average degree 9.9) 18-21 ms against 35-39 ms, SSSP 34 against 73 ms; on Kronecker scale 16
+#: (27.8) BFS 2.2 against 4.5 ms, SSSP 33 against 38 ms; on Kronecker scale 18 (29.0) BFS
+#: 8.8-9.1 against 10.0-10.5 ms, SSSP 176-187 against 126-149 ms. The crossing is near degree 28
+#: (SSSP) and beyond 30 (BFS); the limit keeps the algebra for Kronecker-like graphs.
+SUITESPARSE_FUSED_MAX_DEGREE = 16
 
 
 def _cpu_fused_max_degree():
