@@ -3,9 +3,11 @@
 (the SuiteSparse CPU backend in effect and numba importable).
 
 One compiled call runs every level of the search. The frontiers live in one queue of n
-vertices (each vertex enters it once, level after level), so a level costs its frontier's
-out-edges (push) or the in-edges scanned by the unvisited vertices (pull) and nothing of size n
-besides the pull level's sweep over the vertices. The push / pull decision of each level is
+vertices (each vertex enters it once, level after level), and the first pull level lists the
+unvisited vertices, a list each later pull level scans and compacts; so a push level costs its
+frontier's out-edges, a pull level its unvisited vertices and the in-edges they scan, and no
+level after the first pull sweeps all n vertices (a deep search that pulls near its end, as a
+road network's does, pays n once). The push / pull decision of each level is
 Beamer's rule with the constants and comparisons of :mod:`semiring.backends.direction`,
 evaluated on the same frontier sizes, frontier out-edges and unexplored edges as every other
 BFS engine, so the directions are the same level by level.
@@ -44,15 +46,18 @@ _DEPTH, _HEAD, _TAIL, _NQ_LAST, _UNEXPLORED, _PULL, _MF, _LEVELS, _PENDING = ran
 NEED_IN_EDGES = 1
 
 
-def _bfs_loop(optr, oidx, iptr, iidx, has_in, level, parent, present, queue, st, codes, front, exam, disc, max_depth,
-              auto, want, det, alpha, beta):
+def _bfs_loop(optr, oidx, iptr, iidx, has_in, level, parent, present, queue, unvisited, st, codes, front, exam, disc,
+              max_depth, auto, want, det, alpha, beta):
     """Run levels from the state ``st`` until the search ends (returns 0) or a pull level needs
     the in-edges and ``has_in`` is False (returns :data:`NEED_IN_EDGES`, the direction decided
     and kept in ``st``). ``level`` is -1 where unvisited; the queue holds the frontier in
     ``queue[head:tail]``; ``codes``/``front``/``exam``/``disc`` get one entry per level run;
-    ``parent`` is written where ``want``. At the end, ``present`` marks the reached vertices
-    and ``level`` (and ``parent``) are 0 elsewhere."""
+    ``parent`` is written where ``want``. The first pull level lists the unvisited vertices in
+    ``unvisited`` (ascending), and every pull level scans and compacts that list, so a pull
+    level late in a deep search costs its few unvisited vertices, not n. At the end,
+    ``present`` marks the reached vertices and ``level`` (and ``parent``) are 0 elsewhere."""
     n = level.shape[0]
+    nu = -1  # the unvisited vertices listed in unvisited[:nu] (-1: not listed yet)
     depth, head, tail = st[_DEPTH], st[_HEAD], st[_TAIL]
     nq_last, unexplored, pull, mf = st[_NQ_LAST], st[_UNEXPLORED], st[_PULL] != 0, st[_MF]
     nlev, pending = st[_LEVELS], st[_PENDING] != 0
@@ -77,22 +82,37 @@ def _bfs_loop(optr, oidx, iptr, iidx, has_in, level, parent, present, queue, st,
         mfn = 0
         if pull:
             # every unvisited vertex scans its (sorted) in-edges for one on the previous level
+            if nu < 0:
+                nu = 0
+                for v in range(n):
+                    if level[v] < 0:
+                        unvisited[nu] = v
+                        nu += 1
             examined = 0
             prev = depth - 1
-            for v in range(n):
-                if level[v] < 0:
-                    s, e = iptr[v], iptr[v + 1]
-                    examined += e - s
-                    for p in range(s, e):
-                        u = iidx[p]
-                        if level[u] == prev:
-                            level[v] = depth
-                            if want:
-                                parent[v] = u
-                            queue[new] = v
-                            new += 1
-                            mfn += optr[v + 1] - optr[v]
-                            break
+            kept = 0
+            for i in range(nu):
+                v = unvisited[i]
+                if level[v] >= 0:  # reached by a push level since the list was made
+                    continue
+                s, e = iptr[v], iptr[v + 1]
+                examined += e - s
+                found = False
+                for p in range(s, e):
+                    u = iidx[p]
+                    if level[u] == prev:
+                        level[v] = depth
+                        if want:
+                            parent[v] = u
+                        queue[new] = v
+                        new += 1
+                        mfn += optr[v + 1] - optr[v]
+                        found = True
+                        break
+                if not found:
+                    unvisited[kept] = v
+                    kept += 1
+            nu = kept
         else:
             examined = mf
             for i in range(head, tail):
@@ -172,12 +192,14 @@ def bfs(optr, oidx, source, *, in_edges, parents=False, deterministic=False, dir
     loop = _jit.compile(_bfs_loop)
     optr, oidx = _i64(optr), _i64(oidx)
     n = optr.shape[0] - 1
-    # level, parent, queue (8 bytes each), present; the trace: one int8 and three int64 per level
-    require(50 * (n + 1), f"bfs: per-vertex arrays of {n:,} vertices")
+    # level, parent, queue, the unvisited list (8 bytes each), present; the trace: one int8 and
+    # three int64 per level
+    require(58 * (n + 1), f"bfs: per-vertex arrays of {n:,} vertices")
     level = np.full(n, -1, dtype=np.int64)
     parent = np.empty(n if parents else 1, dtype=np.int64)
     present = np.empty(n, dtype=np.bool_)
     queue = np.empty(n, dtype=np.int64)
+    unvisited = np.empty(n if direction != "push" else 0, dtype=np.int64)  # written at the first pull level
     level[source] = 0
     parent[source if parents else 0] = source
     queue[0] = source
@@ -193,8 +215,8 @@ def bfs(optr, oidx, source, *, in_edges, parents=False, deterministic=False, dir
     iptr = iidx = np.zeros(1, dtype=np.int64)
     has_in = False
     while True:
-        status = loop(optr, oidx, iptr, iidx, has_in, level, parent, present, queue, st, codes, front, exam, disc, md,
-                      direction == "auto", want, det, float(alpha), float(beta))
+        status = loop(optr, oidx, iptr, iidx, has_in, level, parent, present, queue, unvisited, st, codes, front, exam,
+                      disc, md, direction == "auto", want, det, float(alpha), float(beta))
         if status != NEED_IN_EDGES:
             break
         ip_in, ix_in = in_edges()
