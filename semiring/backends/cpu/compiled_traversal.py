@@ -18,6 +18,14 @@ unvisited vertex's in-edges in ascending order and stops at the first on the pre
 which is the smallest. With ``deterministic`` these are the parents of ``min_secondi``, the
 same as the NumPy engine's and the algebra's.
 
+A pull level scans within a budget of its frontier's out-edges; where the unvisited vertices'
+scans pass it (most of them find no parent on this level, as on a web crawl), the level
+finishes as a push from the frontier, so it costs at most about twice the cheaper of the two
+forms. The vertices it reaches are those of the pull, and so are the parents with
+``deterministic`` (the push keeps the smallest frontier vertex, and a vertex the scan found
+already has it); the trace records the level as the rule's pull, with the pull's count of edges,
+as every engine does.
+
 The trace holds, per level run: the direction, the frontier size, the edges examined (push: the
 frontier's out-edges; pull: the in-edges of every unvisited vertex, an upper bound since a scan
 stops at its first hit, as the other engines count it) and the vertices discovered. It is
@@ -80,8 +88,10 @@ def _bfs_loop(optr, oidx, iptr, iidx, has_in, level, parent, present, queue, unv
         depth += 1
         new = tail
         mfn = 0
+        push = not pull
         if pull:
-            # every unvisited vertex scans its (sorted) in-edges for one on the previous level
+            # every unvisited vertex scans its (sorted) in-edges for one on the previous level,
+            # within a budget of the frontier's out-edges; past it the level finishes as a push
             if nu < 0:
                 nu = 0
                 for v in range(n):
@@ -90,31 +100,40 @@ def _bfs_loop(optr, oidx, iptr, iidx, has_in, level, parent, present, queue, unv
                         nu += 1
             examined = 0
             prev = depth - 1
+            budget = mf
+            scan = budget > 0
             kept = 0
             for i in range(nu):
                 v = unvisited[i]
-                if level[v] >= 0:  # reached by a push level since the list was made
+                if level[v] >= 0:  # reached by a push since the list was made
                     continue
                 s, e = iptr[v], iptr[v + 1]
                 examined += e - s
                 found = False
-                for p in range(s, e):
-                    u = iidx[p]
-                    if level[u] == prev:
-                        level[v] = depth
-                        if want:
-                            parent[v] = u
-                        queue[new] = v
-                        new += 1
-                        mfn += optr[v + 1] - optr[v]
-                        found = True
-                        break
+                if scan:
+                    for p in range(s, e):
+                        u = iidx[p]
+                        if level[u] == prev:
+                            level[v] = depth
+                            if want:
+                                parent[v] = u
+                            queue[new] = v
+                            new += 1
+                            mfn += optr[v + 1] - optr[v]
+                            found = True
+                            break
+                    budget -= e - s if not found else p - s + 1
+                    scan = budget > 0
                 if not found:
                     unvisited[kept] = v
                     kept += 1
             nu = kept
+            push = not scan
         else:
             examined = mf
+        if push:
+            # the frontier's out-edges; a vertex the pull part found keeps its parent, which is
+            # already the smallest in-neighbour on the previous level
             for i in range(head, tail):
                 u = queue[i]
                 for p in range(optr[u], optr[u + 1]):
