@@ -134,7 +134,19 @@ def test_bfs_loop_directions_and_in_edges_requests(g, alpha, beta, parents):
     n, r, c, _, s = g
     optr, oidx = csr(n, r, c)
     tptr, tidx = csr(n, c, r)
+    narrow = ctrav.narrow(optr, oidx)
+    assert [a.dtype for a in narrow] == [np.int32, np.int32]
+    np.testing.assert_array_equal(narrow[0], optr)
+    np.testing.assert_array_equal(narrow[1], oidx)
     for direction in DIRECTIONS:
+        # int32 indices (as the algorithm passes them) and int64 ones: the same search
+        a = ctrav.bfs(*narrow, s, in_edges=lambda: ctrav.narrow(tptr, tidx), parents=True, direction=direction,
+                      deterministic=True, alpha=alpha, beta=beta)
+        b = ctrav.bfs(optr, oidx, s, in_edges=lambda: (tptr, tidx), parents=True, direction=direction,
+                      deterministic=True, alpha=alpha, beta=beta)
+        for x, y in zip((a.level, a.present, a.parent) + a.trace, (b.level, b.present, b.parent) + b.trace):
+            np.testing.assert_array_equal(x, y)
+            assert x.dtype == y.dtype
         asked = []
 
         def in_edges():
@@ -441,19 +453,24 @@ def test_without_numba_the_numpy_engines_run(monkeypatch):
 
 
 @pytest.mark.suitesparse
-def test_auto_takes_the_compiled_loops_up_to_the_suitesparse_limit():
-    """On a SuiteSparse graph "auto" runs the compiled loops for average degree up to
-    SUITESPARSE_FUSED_MAX_DEGREE: cnr-2000's 9.9 goes fused, a Kronecker graph's 29 the algebra."""
+def test_auto_takes_the_compiled_loops_on_suitesparse_graphs():
+    """On a SuiteSparse graph "auto" runs the compiled BFS at any average degree and the compiled
+    SSSP up to SUITESPARSE_FUSED_MAX_DEGREE: cnr-2000's 9.9 goes fused, a Kronecker graph's 29
+    the algebra."""
     with sr.backends.use_cpu_backend("suitesparse"):
-        limit = engines.SUITESPARSE_FUSED_MAX_DEGREE
-        assert 9.9 <= limit < 29
-        for what in ("bfs", "sssp"):
-            assert engines.select(what, "auto", None, "cpu", 1000, 9900).name == "fused"
-            assert engines.select(what, "auto", None, "cpu", 1000, 29000).name == "algebra"
+        assert 9.9 <= engines.SUITESPARSE_FUSED_MAX_DEGREE < 29
+        for degree, sssp in ((9.9, "fused"), (29, "algebra"), (1000, "algebra")):
+            assert engines.select("bfs", "auto", None, "cpu", 1000, int(degree * 1000)).name == "fused"
+            assert engines.select("sssp", "auto", None, "cpu", 1000, int(degree * 1000)).name == sssp
     A = ss(_low_degree_graph())
     with spy(ctrav, "bfs") as b, spy(cpaths, "delta_stepping") as d:
         assert sr.algorithms.bfs(A, 0).engine == "fused" and sr.algorithms.sssp(A, 0).engine == "fused"
     assert b.call_count == 1 and d.call_count == 1
+    K = ss(sr.Matrix.from_dense(~np.eye(40, dtype=bool), missing=False, backend="numpy"))  # degree 39
+    with spy(ctrav, "bfs") as b:
+        got = sr.algorithms.bfs(K, 3, parents=True)
+    assert b.call_count == 1 and got.engine == "fused"
+    assert got.level.to_dense(-1).tolist() == [1] * 3 + [0] + [1] * 36 and got.parent.to_dense(-1).tolist() == [3] * 40
 
 
 @pytest.mark.suitesparse

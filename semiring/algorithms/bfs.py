@@ -200,8 +200,8 @@ def bfs(A, source, *, parents=False, direction="auto", max_depth=None, determini
         (:mod:`semiring.backends.cpu.compiled_traversal`) where the SuiteSparse backend and
         numba are in use. Directions auto/push/pull.
         "auto" picks "fused" where it applies (on the CPU for graphs of average degree up to
-        ``engines.CPU_FUSED_MAX_DEGREE``, or ``SUITESPARSE_FUSED_MAX_DEGREE`` for a graph stored
-        by SuiteSparse). All give the same levels and trace; parents may differ (any valid BFS
+        ``engines.CPU_FUSED_MAX_DEGREE``, or ``SUITESPARSE_BFS_FUSED_MAX_DEGREE``, any, for a
+        graph stored by SuiteSparse). All give the same levels and trace; parents may differ (any valid BFS
         tree; the same with ``deterministic``).
     strategy : str, optional
         None (default) runs the engines above. A name runs that strategy as its own
@@ -363,14 +363,25 @@ def _bfs_cpu(G, source, parents, deterministic, direction, max_depth):
 
     if _jit.enabled():
         from ..backends.cpu import compiled_traversal as traversal
+
+        # the structure with int32 indices where they fit, once per graph (A^T: A itself when
+        # undirected)
+        optr, oidx = G.cached("bfs_csr_compiled", lambda: traversal.narrow(G.A._indptr, G.A._indices))
+
+        def in_edges():
+            if G.AT is G.A:
+                return optr, oidx
+            return G.cached("bfs_csr_compiled_T", lambda: traversal.narrow(G.AT._indptr, G.AT._indices))
     else:
         from ..backends.cpu import traversal
 
-    def in_edges():
-        return G.AT._indptr, G.AT._indices
+        optr, oidx = G.A._indptr, G.A._indices
 
-    r = traversal.bfs(G.A._indptr, G.A._indices, source, in_edges=in_edges, parents=parents,
-                      deterministic=deterministic, direction=direction, max_depth=max_depth)
+        def in_edges():
+            return G.AT._indptr, G.AT._indices
+
+    r = traversal.bfs(optr, oidx, source, in_edges=in_edges, parents=parents, deterministic=deterministic,
+                      direction=direction, max_depth=max_depth)
     return _result(r, parents, "fused", None)
 
 
