@@ -450,6 +450,9 @@ def test_without_numba_the_numpy_engines_run(monkeypatch):
     assert nb.call_count == 1 and nd.call_count == 1
     assert got.level.isequal(want_bfs.level) and got.parent.isequal(want_bfs.parent) and got.trace == want_bfs.trace
     assert d.distance.isequal(want_sssp.distance, check_dtype=True)
+    # "auto" keeps the NumPy engines' degree limit
+    K = ss(sr.Matrix.from_dense(~np.eye(40, dtype=bool), missing=False, backend="numpy"))  # degree 39
+    assert sr.algorithms.bfs(K, 0).engine == "algebra" and sr.algorithms.bfs(ss(A), 0).engine == "fused"
 
 
 @pytest.mark.suitesparse

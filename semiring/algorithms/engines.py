@@ -46,28 +46,28 @@ CPU_FUSED_MAX_DEGREE = 16
 #: run multithreaded, and the whole-search engines are compiled loops
 #: (:mod:`semiring.backends.cpu.compiled_paths`). Medians of interleaved runs on the 2-core EPYC,
 #: fused against algebra: cnr-2000 (average degree 9.9) 34 against 73 ms; Kronecker scale 16
-#: (27.8) 33 against 38 ms; Kronecker scale 18 (29.0) 176-187 against 126-149 ms, and on
-#: Kronecker scale 16 with edge factor 64 (95) the algebra's two threads use about half the
-#: time the single-threaded loop does. The crossing is near degree 28.
+#: (27.8) 33 against 38 ms; Kronecker scale 18 (29.0) 176-187 against 126-149 ms; Kronecker
+#: scale 16 with edge factor 64 (95), on a loaded machine, 51 ms of CPU time against 58 ms over
+#: the algebra's two threads. The crossing is near degree 28.
 SUITESPARSE_FUSED_MAX_DEGREE = 16
 #: BFS where the graph is stored by SuiteSparse: the compiled search
 #: (:mod:`semiring.backends.cpu.compiled_traversal`) at any average degree. It was the faster
 #: at every degree measured (2-core EPYC, fused against algebra): cnr-2000 (9.9) 18-21 against
 #: 35-39 ms; Kronecker scale 16 (27.8) 2.2 against 4.5 ms, scale 18 (29.0) 8.8-9.1 against
-#: 10.0-10.5 ms, scale 16 with edge factor 64 (95) 3 against 35 ms; and it keeps its time on a
-#: loaded machine, where the products' threads wait on each other (Kronecker 18: 25 against
-#: 78 ms with other jobs running).
+#: 10.0-10.5 ms; scale 16 with edge factor 64 (95), on a loaded machine, 3 ms against 35 ms
+#: (18 ms of CPU time over the algebra's two threads). It also keeps its time on a loaded
+#: machine, where the products' threads wait on each other (Kronecker 18: 25 against 78 ms).
 SUITESPARSE_BFS_FUSED_MAX_DEGREE = math.inf
 
 
 def _cpu_fused_max_degree(what):
     """The average degree up to which "auto" takes the CPU whole-search engine of traversal
-    ``what``: :data:`CPU_FUSED_MAX_DEGREE`, or where new CPU containers are SuiteSparse ones
-    (inside an algorithm: its graph is) :data:`SUITESPARSE_BFS_FUSED_MAX_DEGREE` for BFS and
-    :data:`SUITESPARSE_FUSED_MAX_DEGREE` for the others."""
-    from ..backends import cpu_backend
+    ``what``: where the compiled loops run (new CPU containers are SuiteSparse ones, inside an
+    algorithm its graph is, and numba imports) :data:`SUITESPARSE_BFS_FUSED_MAX_DEGREE` for BFS
+    and :data:`SUITESPARSE_FUSED_MAX_DEGREE` for the others; else :data:`CPU_FUSED_MAX_DEGREE`."""
+    from ..backends.cpu import _jit
 
-    if cpu_backend() != "suitesparse":
+    if not _jit.enabled():
         return CPU_FUSED_MAX_DEGREE
     return SUITESPARSE_BFS_FUSED_MAX_DEGREE if what == "bfs" else SUITESPARSE_FUSED_MAX_DEGREE
 
