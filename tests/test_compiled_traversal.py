@@ -279,10 +279,12 @@ def test_delta_stepping_loop_window_heap_and_clamped_buckets(seed):
         for delta in deltas:
             ref = npaths.delta_stepping(*npaths.split(ip, ix, w, delta), s, delta, wmax)
             parts = cpaths.partition(ip, ix, w, delta)
+            wide = tuple(a.astype(np.int64) for a in parts[:3]) + parts[3:]  # the int64 form of huge graphs
             for bound in (wmax, None, 0):
-                got = cpaths.delta_stepping(parts, s, delta, bound)
-                assert got.dist.dtype == ref.dist.dtype
-                np.testing.assert_array_equal(got.dist, ref.dist, err_msg=f"{kind} delta={delta} wmax={bound}")
+                for form in (parts, wide):
+                    got = cpaths.delta_stepping(form, s, delta, bound)
+                    assert got.dist.dtype == ref.dist.dtype
+                    np.testing.assert_array_equal(got.dist, ref.dist, err_msg=f"{kind} delta={delta} wmax={bound}")
             if want is not None:
                 np.testing.assert_array_equal(np.where(got.dist == npaths.unreached(w.dtype), np.inf, got.dist), want)
 
@@ -314,6 +316,7 @@ def test_partition_puts_each_rows_light_edges_first():
     rng = np.random.default_rng(3)
     ip, ix, w = _random_csr(rng, 50, 400, lambda m: rng.integers(0, 20, m).astype(np.int64))
     ptr, mid, idx, pw = cpaths.partition(ip, ix, w, 9)
+    assert (ptr.dtype, mid.dtype, idx.dtype, pw.dtype) == (np.int32, np.int32, np.int32, np.int64)
     np.testing.assert_array_equal(ptr, ip)
     for u in range(50):
         row = sorted(zip(ix[ip[u]:ip[u + 1]].tolist(), w[ip[u]:ip[u + 1]].tolist()))

@@ -320,9 +320,10 @@ def partition(indptr, indices, weights, delta):
     Returns
     -------
     tuple of 4 ndarrays
-        ``(indptr, mid, indices, weights)``: int64 row pointers (n + 1,), int64 ``mid`` (n,)
-        where each row's heavy edges begin, the int64 indices and the weights (nnz,), each
-        row's light edges in ``indptr[u]:mid[u]``, its heavy ones in ``mid[u]:indptr[u + 1]``.
+        ``(indptr, mid, indices, weights)``: row pointers (n + 1,), ``mid`` (n,) where each
+        row's heavy edges begin, the indices and the weights (nnz,), each row's light edges in
+        ``indptr[u]:mid[u]``, its heavy ones in ``mid[u]:indptr[u + 1]``; positions and indices
+        int32 where n and nnz are below 2**31, else int64; weights int64 or float64.
 
     Raises
     ------
@@ -334,12 +335,16 @@ def partition(indptr, indices, weights, delta):
     loop = _jit.compile(_partition_loop)
     indptr, indices, weights = _i64(indptr), _i64(indices), _weights(weights)
     n, nnz = indptr.shape[0] - 1, indices.shape[0]
-    require(8 * n + 16 * nnz, f"sssp: the light / heavy partition of {nnz:,} edges")
-    idx = np.empty(nnz, dtype=np.int64)
+    # int32 positions and indices where they fit: half the bytes per edge read
+    index = np.int32 if n < 2**31 and nnz < 2**31 else np.int64
+    size = np.dtype(index).itemsize
+    require(size * (2 * n + 1 + nnz) + 8 * nnz, f"sssp: the light / heavy partition of {nnz:,} edges")
+    idx = np.empty(nnz, dtype=index)
     w = np.empty(nnz, dtype=weights.dtype)
-    mid = np.empty(n, dtype=np.int64)
-    loop(indptr, indices, weights, weights.dtype.type(delta), idx, w, mid)
-    return indptr, mid, idx, w
+    mid = np.empty(n, dtype=index)
+    ptr = indptr.astype(index)
+    loop(ptr, indices, weights, weights.dtype.type(delta), idx, w, mid)
+    return ptr, mid, idx, w
 
 
 def delta_stepping(parts, source, delta, wmax=None):
