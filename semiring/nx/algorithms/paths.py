@@ -1,0 +1,450 @@
+"""Shortest-path pieces networkx's path API needs beyond :func:`semiring.algorithms.sssp`.
+
+networkx's path functions return paths and dicts whose choice among equally short paths, and
+whose order, follow its searches: a BFS queue for hop counts and a binary heap keyed by
+(distance, push counter) for Dijkstra. Both are rebuilt here from the engine's distances and
+the adjacency order networkx iterates:
+
+- :func:`adjacency`: each node's out-edges (or in-edges) in networkx's order with their weights
+  (the smallest of parallel edges), as host CSR arrays, computed once per graph.
+- :func:`distances`: the engine's shortest-path lengths from one source or a set of sources
+  (a super source joined to them by zero-length edges, the standard reduction), dense on the host.
+- :func:`settle_order`: the order in which networkx's Dijkstra settles the reached nodes, and the
+  parent it records for each. networkx pushes a node when an edge improves its tentative
+  distance and pops by (distance, push counter); a node's last improvement comes from the first
+  *settled* node whose edge to it is tight (``d(t) + w(t, h) == d(h)``), at that node's position
+  in its adjacency. The pushes happen in the order (settle rank of the pusher, adjacency
+  position), so the settle order is the sort by (distance, rank of the parent, position), with
+  the parent the tight predecessor of least rank: a fixed point, reached by re-sorting until the
+  ranks stop changing (one round per link of a chain of equal distances), or by replaying the
+  pops on the tight edges alone when the chains are long.
+- :func:`bidirectional_bfs`: networkx's alternating bidirectional BFS (the search behind
+  ``bidirectional_shortest_path`` and ``shortest_path(G, s, t)``), one masked ``any.pair``
+  product per level on the engine and the meeting edge found in networkx's scan order.
+
+References
+----------
+networkx ``algorithms/shortest_paths/weighted.py`` (``_dijkstra_multisource``) and
+``unweighted.py`` (``_bidirectional_pred_succ``), the searches reproduced.
+Dijkstra, "A note on two problems in connexion with graphs", Numer. Math. 1, 1959.
+"""
+
+from __future__ import annotations
+
+import heapq
+
+import numpy as np
+
+from ... import algorithms as _alg
+from ... import core as _core
+from ...algorithms.graph import Graph as _EngineGraph
+from ...backends._xp import asnumpy
+from ...core.matrix import Matrix
+from ...core.vector import Vector
+from ...exceptions import DomainMismatch, InvalidValue, NegativeCycleError
+from ...ops import binary as _binary
+from ...ops import semiring as _semirings
+from ...ops import unary as _unary
+from .traversal import levels, queue_order
+
+#: Re-sorting rounds of :func:`settle_order` before it replays the heap instead.
+SETTLE_ROUNDS = 24
+
+
+class Unbounded(Exception):
+    """A negative cycle is reachable from the sources (the adapters raise networkx's error)."""
+
+
+def adjacency(G, weight=None, *, reverse=False):
+    """Each node's out-edges (in-edges with ``reverse`` on a directed graph) in networkx's order.
+
+    Parameters
+    ----------
+    G : semiring.nx.Graph, n nodes
+    weight : str or None
+        Edge attribute held by G; None gives unit weights.
+    reverse : bool
+
+    Returns
+    -------
+    indptr : int64 array, shape (n + 1,)
+    indices : int64 array, shape (m,)
+        ``indices[indptr[i]:indptr[i + 1]]`` are the neighbours of node i as networkx iterates
+        ``G._adj[i]`` (``G._pred[i]`` with ``reverse``).
+    w : array, shape (m,)
+        The weight of each of those edges (int64 or float64; the smallest of parallel edges).
+    """
+    reverse = reverse and G.is_directed()
+    indptr, indices = G.pred_order if reverse else G.order
+    if weight is None:
+        return indptr, indices, np.ones(indices.shape[0], dtype=np.int64)
+    engine = G.weighted(weight, reverse=reverse)
+    return engine.cached("nx_ordered_weights", lambda: (indptr, indices, _aligned(engine.A, indptr, indices)))
+
+
+def _aligned(W, indptr, indices):
+    """The values of W at the edges (i, indices[k]) for k in row i's slice of indptr."""
+    n = W.nrows
+    rows, cols, vals = (asnumpy(a) for a in W.to_coo())
+    keys = rows * n + cols
+    if keys.shape[0] > 1 and np.any(keys[1:] < keys[:-1]):
+        o = np.argsort(keys, kind="stable")
+        keys, vals = keys[o], vals[o]
+    want = np.repeat(np.arange(n, dtype=np.int64), np.diff(indptr)) * n + indices
+    return vals[np.searchsorted(keys, want)]
+
+
+def uniform(w):
+    """The common value of the weights ``w`` if they are all equal and >= 0, else None."""
+    if w.shape[0] and w[0] >= 0 and np.all(w == w[0]):
+        return w[0].item()
+    return None
+
+
+def with_super_source(W, sources, dtype):
+    """W (n x n) bordered by a vertex n with zero-length edges n -> s for each source s."""
+    n = W.nrows
+    rows, cols, vals = (asnumpy(a) for a in W.to_coo())
+    k = len(sources)
+    rows = np.concatenate([rows, np.full(k, n, dtype=np.int64)])
+    cols = np.concatenate([cols, np.asarray(sources, dtype=np.int64)])
+    vals = np.concatenate([vals.astype(dtype, copy=False), np.zeros(k, dtype=dtype)])
+    return Matrix.from_coo(rows, cols, vals, nrows=n + 1, ncols=n + 1, dtype=dtype, device=W.device)
+
+
+def _weight_dtype(W):
+    return np.float64 if W.dtype.kind == "f" else np.int64
+
+
+def distances(G, sources, weight, method="dijkstra", *, reverse=False, parents=False):
+    """Shortest-path lengths from the nearest of ``sources`` (node indices), dense on the host.
+
+    Parameters
+    ----------
+    G : semiring.nx.Graph
+    sources : sequence of int
+        Distinct node indices (at least one).
+    weight : str or None
+        None: unit lengths.
+    method : {"dijkstra", "bellman-ford"}
+        "dijkstra" runs delta-stepping (non-negative weights: the caller checks), "bellman-ford"
+        the engine's Bellman-Ford.
+    reverse : bool
+        Along reversed edges.
+    parents : bool
+        Also return the engine's shortest-path tree (``sssp(parents=True)``: a BFS over the
+        tight edges, each node taking its smallest-index tight predecessor one hop nearer).
+
+    Returns
+    -------
+    dist : int64 or float64 array, shape (n,)
+        0 where unreached (see ``reached``).
+    reached : bool array, shape (n,)
+    parent : int64 array, shape (n,)
+        Only with ``parents``: -1 for the sources and unreached nodes.
+
+    Raises
+    ------
+    Unbounded
+        A negative cycle reachable from a source.
+    NotImplementedError
+        The engine declines the weights (NaN, or integers that could overflow int64).
+    """
+    engine = G.weighted(weight, reverse=reverse)
+    how = "delta_stepping" if method == "dijkstra" else "bellman_ford"
+    n = len(G)
+    try:
+        if len(sources) == 1:
+            r = _alg.sssp(engine, int(sources[0]), method=how, parents=parents)
+        else:
+            dtype = _weight_dtype(engine.A)
+            S = with_super_source(engine.A, sources, dtype)
+            r = _alg.sssp(_EngineGraph(S, kind="directed"), n, method=how, parents=parents)
+    except NegativeCycleError:
+        raise Unbounded() from None
+    except (DomainMismatch, InvalidValue) as exc:
+        raise NotImplementedError(f"the engine declines these weights: {exc}") from None
+    idx, vals = (asnumpy(a) for a in r.distance.to_coo())
+    keep = idx < n
+    idx, vals = idx[keep], vals[keep]
+    dist = np.zeros(n, dtype=vals.dtype if vals.dtype.kind in "fi" else np.int64)
+    dist[idx] = vals
+    reached = np.zeros(n, dtype=bool)
+    reached[idx] = True
+    if not parents:
+        return dist, reached
+    pidx, pvals = (asnumpy(a) for a in r.parent.to_coo())
+    keep = pidx < n
+    parent = np.full(n, -1, dtype=np.int64)
+    parent[pidx[keep]] = pvals[keep]
+    parent[(parent >= n) | (parent == np.arange(n))] = -1  # the super source, and a source's own entry
+    return dist, reached, parent
+
+
+def check_weights(G, weight, *, reverse=False):
+    """NotImplementedError where the engine's SSSP declines ``weight``'s values (NaN or -inf
+    weights, integers whose sums could overflow int64): found before any lazy result is handed
+    out, so networkx can still fall back."""
+    from ...algorithms.sssp import _prepared
+
+    try:
+        _prepared(G.weighted(weight, reverse=reverse))
+    except (DomainMismatch, InvalidValue) as exc:
+        raise NotImplementedError(f"the engine declines these weights: {exc}") from None
+
+
+def bfs_order(G, sources, depth=None, *, reverse=False):
+    """networkx's BFS from ``sources``: (order, parent, level).
+
+    ``order`` lists the reached node indices in discovery order (sources first, in the given
+    order), ``parent`` the first discoverer (-1 for the sources and unreached nodes), ``level``
+    the hop count (-1 where unreached within ``depth`` levels).
+    """
+    reverse = reverse and G.is_directed()
+    graph = G.reverse if reverse else G.structure
+    indptr, indices = G.pred_order if reverse else G.order
+    lv = levels(graph, list(sources), depth)
+    layers, parent = queue_order(lv, indptr, indices, list(sources))
+    order = np.concatenate(layers) if layers else np.zeros(0, dtype=np.int64)
+    return order, parent, lv
+
+
+def tight_edges(dist, reached, indptr, indices, w, *, exclude=None):
+    """The edges t -> h with both ends reached, t != h and ``dist[t] + w == dist[h]``.
+
+    Returns (t, h, pos) host arrays, ``pos`` the edge's position in t's adjacency, in CSR order
+    (by tail, then position). Heads in ``exclude`` (a bool mask) are left out.
+    """
+    n = dist.shape[0]
+    tail = np.repeat(np.arange(n, dtype=np.int64), np.diff(indptr))
+    pos = np.arange(indices.shape[0], dtype=np.int64) - indptr[tail]
+    keep = reached[tail] & reached[indices] & (tail != indices)
+    if exclude is not None:
+        keep &= ~exclude[indices]
+    t, h, p, ww = tail[keep], indices[keep], pos[keep], w[keep]
+    tight = dist[t] + ww == dist[h]
+    return t[tight], h[tight], p[tight]
+
+
+def settle_order(dist, reached, sources, indptr, indices, w, *, rounds=SETTLE_ROUNDS):
+    """networkx's Dijkstra settle order and parents, from the final distances.
+
+    Parameters
+    ----------
+    dist : array, shape (n,)
+        Shortest-path lengths (non-negative weights), valid where ``reached``.
+    reached : bool array, shape (n,)
+        The nodes networkx settles (those within the cutoff).
+    sources : sequence of int
+        Distinct node indices in networkx's push order.
+    indptr, indices, w : arrays
+        The adjacency in networkx's order with weights (:func:`adjacency`).
+    rounds : int
+        Re-sorting rounds before replaying the heap on the tight edges.
+
+    Returns
+    -------
+    order : int64 array
+        The reached nodes in settle order (the sources first).
+    parent : int64 array, shape (n,)
+        The node each was pushed from last (its path's previous node); -1 for sources and
+        unreached nodes.
+    rank : int64 array, shape (n,)
+        Position in ``order`` (-1 where unreached).
+    """
+    n = dist.shape[0]
+    sources = np.asarray(sources, dtype=np.int64)
+    is_source = np.zeros(n, dtype=bool)
+    is_source[sources] = True
+    t, h, p = tight_edges(dist, reached, indptr, indices, w, exclude=is_source)
+    R = np.flatnonzero(reached)
+    d = dist[R]
+    src_pos = np.full(n, -1, dtype=np.int64)
+    src_pos[sources] = np.arange(sources.shape[0])
+    rank = np.full(n, -1, dtype=np.int64)
+    first = np.lexsort((R, ~is_source[R], d))  # by distance, sources first, then index
+    rank[R[first]] = np.arange(R.shape[0])
+    by_head = np.argsort(h, kind="stable")
+    t, h, p = t[by_head], h[by_head], p[by_head]
+    starts = np.flatnonzero(np.r_[True, h[1:] != h[:-1]]) if h.shape[0] else np.zeros(0, dtype=np.int64)
+    heads = h[starts]
+    single = np.diff(np.r_[starts, h.shape[0]]) == 1
+    parent = np.full(n, -1, dtype=np.int64)
+    ppos = np.zeros(n, dtype=np.int64)
+    # heads with one tight predecessor: their parent is fixed
+    parent[heads[single]] = t[starts[single]]
+    ppos[heads[single]] = p[starts[single]]
+    multi = np.isin(h, heads[~single])
+    mt, mh, mp = t[multi], h[multi], p[multi]
+    for _ in range(rounds):
+        # parent(h) = the tight predecessor of least rank
+        o = np.lexsort((rank[mt], mh))
+        lead = np.r_[True, mh[o][1:] != mh[o][:-1]] if mh.shape[0] else np.zeros(0, dtype=bool)
+        parent[mh[o][lead]] = mt[o][lead]
+        ppos[mh[o][lead]] = mp[o][lead]
+        # settle order: (distance, rank of the parent, position); sources (-1, their order) first
+        prank = np.where(is_source[R], -1, rank[parent[R]])
+        pos = np.where(is_source[R], src_pos[R], ppos[R])
+        order = R[np.lexsort((pos, prank, d))]
+        new = np.full(n, -1, dtype=np.int64)
+        new[order] = np.arange(order.shape[0])
+        if np.array_equal(new, rank):
+            return order, parent, rank
+        rank = new
+    return _replay(dist, sources, t, h, p, n)
+
+
+def _replay(dist, sources, t, h, p, n):
+    """:func:`settle_order` by replaying networkx's heap over the tight edges only."""
+    o = np.lexsort((p, t))  # tight out-edges by tail, in adjacency order
+    t, h, p = t[o], h[o], p[o]
+    ptr = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(np.bincount(t, minlength=n), out=ptr[1:])
+    heads, poss, ptr = h.tolist(), p.tolist(), ptr.tolist()
+    dl = dist.tolist()
+    parent = np.full(n, -1, dtype=np.int64)
+    pushed = set(sources.tolist())
+    heap = [(dl[s], -1, i, s, -1) for i, s in enumerate(sources.tolist())]
+    heapq.heapify(heap)
+    order = []
+    while heap:
+        _, _, _, u, par = heapq.heappop(heap)
+        r = len(order)
+        order.append(u)
+        parent[u] = par
+        for k in range(ptr[u], ptr[u + 1]):
+            v = heads[k]
+            if v not in pushed:  # the first settled tight predecessor pushes v with its final distance
+                pushed.add(v)
+                heapq.heappush(heap, (dl[v], r, poss[k], v, u))
+    order = np.asarray(order, dtype=np.int64)
+    rank = np.full(n, -1, dtype=np.int64)
+    rank[order] = np.arange(order.shape[0])
+    return order, parent, rank
+
+
+def first_push_order(dist, rank, sources, indptr, indices, w, cutoff=None):
+    """The reached nodes in the order networkx's Dijkstra first pushes them (its ``pred`` dict's
+    order): sources first, then by (rank of the first settled in-neighbour whose edge stays within
+    ``cutoff``, position in its adjacency)."""
+    n = dist.shape[0]
+    sources = np.asarray(sources, dtype=np.int64)
+    tail = np.repeat(np.arange(n, dtype=np.int64), np.diff(indptr))
+    pos = np.arange(indices.shape[0], dtype=np.int64) - indptr[tail]
+    keep = (rank[tail] >= 0) & (rank[indices] >= 0)
+    if cutoff is not None:
+        keep[keep] &= dist[tail[keep]] + w[keep] <= cutoff
+    t, h, p = tail[keep], indices[keep], pos[keep]
+    is_source = np.zeros(n, dtype=bool)
+    is_source[sources] = True
+    out = ~is_source[h]
+    t, h, p = t[out], h[out], p[out]
+    o = np.lexsort((p, rank[t], h))
+    lead = np.r_[True, h[o][1:] != h[o][:-1]] if h.shape[0] else np.zeros(0, dtype=bool)
+    heads, by, at = h[o][lead], rank[t[o][lead]], p[o][lead]
+    rest = heads[np.lexsort((at, by))]
+    return np.concatenate([sources, rest])
+
+
+def path_lists(order, parent, nodes, *, reverse=False):
+    """``{node: path}`` for the nodes of ``order`` (parents before children), each path the
+    parent's path plus the node (prepended with ``reverse``), in ``order``'s order."""
+    paths = {}
+    by_index = {}
+    par = parent[order].tolist()
+    for i, p in zip(order.tolist(), par):
+        v = nodes[i]
+        if p < 0:
+            path = [v]
+        else:
+            path = by_index[p] + [v] if not reverse else [v] + by_index[p]
+        by_index[i] = path
+        paths[v] = path
+    return paths
+
+
+def path_to(parent, target, nodes):
+    """The path from the root of ``parent``'s tree to ``target`` (node labels)."""
+    out = [target]
+    p = parent[target]
+    while p >= 0:
+        out.append(int(p))
+        p = parent[p]
+    return [nodes[i] for i in reversed(out)]
+
+
+def bidirectional_bfs(G, source, target):
+    """networkx's bidirectional BFS between node indices: the path (indices) it returns, or None.
+
+    networkx expands the smaller fringe (the forward one on a tie) a level at a time and stops
+    at the first scanned edge whose far end the other side has seen. Each level here is one
+    ``any.pair`` product; the meeting edge and the two half-paths come from the levels in
+    networkx's scan order (:func:`~semiring.nx.algorithms.queue_order`).
+    """
+    if source == target:
+        return [source]
+    n = len(G)
+    dev = G.A.device
+    directed = G.is_directed()
+    sides = []
+    for root, graph in ((source, G.structure), (target, G.reverse if directed else G.structure)):
+        level = Vector.from_coo([root], [0], size=n, dtype="int64", device=dev)
+        fringe = Vector.from_coo([root], [True], size=n, dtype="bool", device=dev)
+        sides.append({"root": root, "graph": graph, "level": level, "fringe": fringe, "size": 1, "depth": 0})
+    while sides[0]["size"] and sides[1]["size"]:
+        x = 0 if sides[0]["size"] <= sides[1]["size"] else 1
+        me, other = sides[x], sides[1 - x]
+        # reach = fringe any.pair A: every neighbour the expansion scans
+        reach = _core.vxm(me["fringe"], me["graph"].A, _semirings.any_pair)
+        # hit = reach .* other.level: scanned neighbours the other side has seen
+        if _core.ewise_mult(reach, other["level"], _binary.first).nvals:
+            return _meet(G, sides, x)
+        # fringe<!level.S, replace> = reach; level<fringe.S> = depth + 1
+        me["fringe"] = _core.apply(reach, _unary.identity, mask=~me["level"].S)
+        me["depth"] += 1
+        _core.assign(me["level"], me["depth"], None, mask=me["fringe"].S)
+        me["size"] = me["fringe"].nvals
+    return None
+
+
+def _side_tree(G, side, reverse):
+    lv = asnumpy(side["level"].to_dense(-1)).astype(np.int64, copy=False)
+    indptr, indices = G.pred_order if reverse else G.order
+    layers, parent = queue_order(lv, indptr, indices, [side["root"]])
+    return lv, layers, parent, indptr, indices
+
+
+def _meet(G, sides, x):
+    """The path networkx returns when side x's expansion of its current fringe meets the other side."""
+    directed = G.is_directed()
+    trees = [_side_tree(G, sides[i], reverse=(i == 1 and directed)) for i in (0, 1)]
+    lv_x, layers_x, parent_x, indptr, indices = trees[x]
+    lv_y = trees[1 - x][0]
+    layer = layers_x[sides[x]["depth"]]
+    starts, counts = indptr[layer], np.diff(indptr)[layer]
+    owner = np.repeat(np.arange(layer.shape[0]), counts)
+    flat = np.repeat(starts - np.cumsum(counts) + counts, counts) + np.arange(int(counts.sum()))
+    nbrs = indices[flat]
+    k = int(np.flatnonzero(lv_y[nbrs] >= 0)[0])  # the first scanned edge into the other side
+    v, w = int(layer[owner[k]]), int(nbrs[k])
+    link = parent_x.copy()
+    if lv_x[w] < 0:
+        link[w] = v  # w first seen by v in this expansion
+    links = [None, None]
+    links[x] = link
+    links[1 - x] = trees[1 - x][2]
+    forward = []
+    u = w
+    while u >= 0:
+        forward.append(u)
+        u = int(links[0][u])
+    forward.reverse()
+    u = int(links[1][w])
+    while u >= 0:
+        forward.append(u)
+        u = int(links[1][u])
+    return forward
+
+
+__all__ = ["adjacency", "uniform", "with_super_source", "distances", "check_weights", "bfs_order", "tight_edges", "settle_order",
+           "first_push_order", "path_lists", "path_to", "bidirectional_bfs", "Unbounded", "SETTLE_ROUNDS"]
