@@ -122,7 +122,6 @@ FUNCTIONS = {
     "astar_path_length": "heuristic=None only: the length of astar_path's path.",
     "bfs_predecessors": "As bfs_edges. Declines sort_neighbors.",
     "bfs_successors": "As bfs_edges. Declines sort_neighbors.",
-    "generic_bfs_edges": "As bfs_edges; neighbors=None only (a callable declines).",
     "descendants": "One BFS.",
     "ancestors": "One BFS along reversed edges.",
     "node_connected_component": "One BFS.",
@@ -131,6 +130,9 @@ FUNCTIONS = {
                                        "attributes.",
     "relabel_nodes": "New labels over the same matrices: copy=True and one-to-one mappings only; declines "
                      "multigraphs and graphs with node or edge attributes.",
+    "edge_bfs": "BFS levels (over out-edges, in-edges or both by orientation) and networkx's queue order; each "
+                "edge reported once, as networkx does. Declines multigraphs.",
+    "bfs_labeled_edges": "BFS levels and queue order; labels from the levels. Declines multigraphs.",
 }
 
 

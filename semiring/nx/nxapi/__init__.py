@@ -22,6 +22,7 @@ from .traversal import bfs_edges, bfs_layers, bfs_tree, descendants_at_distance
 from .tree import minimum_spanning_tree
 
 # paths
+from .edge_traversal import bfs_labeled_edges, edge_bfs
 from .relabel import convert_node_labels_to_integers, relabel_nodes
 from .shortest_paths import (
     all_pairs_all_shortest_paths, all_pairs_bellman_ford_path, all_pairs_bellman_ford_path_length, all_pairs_dijkstra,
@@ -36,7 +37,7 @@ from .shortest_paths import (
     single_source_shortest_path, single_target_shortest_path, single_target_shortest_path_length,
 )
 from .traversal import (
-    ancestors, bfs_predecessors, bfs_successors, descendants, generic_bfs_edges, node_connected_component,
+    ancestors, bfs_predecessors, bfs_successors, descendants, node_connected_component,
 )
 
 __all__ = [
@@ -63,6 +64,7 @@ __all__ = [
     "single_source_bellman_ford_path_length", "bellman_ford_predecessor_and_distance",
     "all_pairs_bellman_ford_path", "all_pairs_bellman_ford_path_length", "goldberg_radzik", "negative_edge_cycle",
     "johnson", "floyd_warshall_predecessor_and_distance", "floyd_warshall_numpy", "astar_path", "astar_path_length",
-    "bfs_predecessors", "bfs_successors", "generic_bfs_edges", "descendants", "ancestors",
-    "node_connected_component", "convert_node_labels_to_integers", "relabel_nodes",
+    "bfs_predecessors", "bfs_successors", "descendants", "ancestors",
+    "node_connected_component", "convert_node_labels_to_integers", "relabel_nodes", "edge_bfs",
+    "bfs_labeled_edges",
 ]

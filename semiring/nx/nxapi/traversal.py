@@ -132,19 +132,6 @@ def bfs_successors(G, source, depth_limit=None, sort_neighbors=None):
     yield parent, children
 
 
-def _generic_reason(G, source, neighbors=None, depth_limit=None):
-    if neighbors is not None:
-        return "neighbors is a Python callable; the backend searches the graph's own adjacency"
-    return _bfs_reason(G, source, False, depth_limit, None)
-
-
-@checked_by(_generic_reason)
-def generic_bfs_edges(G, source, neighbors=None, depth_limit=None):
-    """networkx.generic_bfs_edges with ``neighbors=None`` (G's successors): the BFS-tree edges in
-    networkx's order (a generator)."""
-    return _tree(G, source, False, depth_limit)
-
-
 def _reached(G, source, reverse):
     if source not in G:
         raise _not_in_graph(G, source)
@@ -184,4 +171,4 @@ def node_connected_component(G, n):
 
 
 __all__ = ["bfs_edges", "bfs_tree", "bfs_layers", "descendants_at_distance", "bfs_predecessors", "bfs_successors",
-           "generic_bfs_edges", "descendants", "ancestors", "node_connected_component"]
+           "descendants", "ancestors", "node_connected_component"]
