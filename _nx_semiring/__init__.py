@@ -70,7 +70,7 @@ FUNCTIONS = {
     # paths
     "shortest_path": "BFS (networkx's bidirectional search for a pair), Dijkstra or Bellman-Ford by method and "
                      "weights, as networkx dispatches. Declines callable weights and Dijkstra on negative weights.",
-    "has_path": "networkx's bidirectional BFS, one masked any.pair product per level.",
+    "has_path": "networkx's bidirectional BFS, one any.pair product per level.",
     "average_shortest_path_length": "Engine connectivity check, then all-pairs distances in batches of sources "
                                     "(batched BFS, one SSSP per source or Floyd-Warshall) summed. Declines Dijkstra "
                                     "on negative weights and Floyd-Warshall on a negative cycle.",

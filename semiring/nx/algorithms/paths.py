@@ -19,7 +19,7 @@ the adjacency order networkx iterates:
   ranks stop changing (one round per link of a chain of equal distances), or by replaying the
   pops on the tight edges alone when the chains are long.
 - :func:`bidirectional_bfs`: networkx's alternating bidirectional BFS (the search behind
-  ``bidirectional_shortest_path`` and ``shortest_path(G, s, t)``), one masked ``any.pair``
+  ``bidirectional_shortest_path`` and ``shortest_path(G, s, t)``), one ``any.pair``
   product per level on the engine and the meeting edge found in networkx's scan order.
 
 References
@@ -31,6 +31,8 @@ Dijkstra, "A note on two problems in connexion with graphs", Numer. Math. 1, 195
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import heapq
 
 import numpy as np
@@ -42,9 +44,7 @@ from ...backends._xp import asnumpy
 from ...core.matrix import Matrix
 from ...core.vector import Vector
 from ...exceptions import DomainMismatch, InvalidValue, NegativeCycleError
-from ...ops import binary as _binary
 from ...ops import semiring as _semirings
-from ...ops import unary as _unary
 from .traversal import levels, queue_order
 
 #: Re-sorting rounds of :func:`settle_order` before it replays the heap instead.
@@ -258,23 +258,24 @@ def settle_order(dist, reached, sources, indptr, indices, w, *, rounds=SETTLE_RO
     is_source[sources] = True
     t, h, p = tight_edges(dist, reached, indptr, indices, w, exclude=is_source)
     R = np.flatnonzero(reached)
+    # by distance (then index): final except within groups of equal distance, re-sorted below
+    R = R[np.argsort(dist[R], kind="stable")]
     d = dist[R]
+    rank = np.full(n, -1, dtype=np.int64)
+    rank[R] = np.arange(R.shape[0])
+    cut = np.r_[True, d[1:] != d[:-1]] if R.shape[0] else np.zeros(0, dtype=bool)
+    group = np.cumsum(cut) - 1
+    size = np.bincount(group)
+    tie = size[group] > 1
+    T, gid, slots = R[tie], group[tie], np.flatnonzero(tie)  # the nodes whose rank can still move
     src_pos = np.full(n, -1, dtype=np.int64)
     src_pos[sources] = np.arange(sources.shape[0])
-    rank = np.full(n, -1, dtype=np.int64)
-    first = np.lexsort((R, ~is_source[R], d))  # by distance, sources first, then index
-    rank[R[first]] = np.arange(R.shape[0])
-    by_head = np.argsort(h, kind="stable")
-    t, h, p = t[by_head], h[by_head], p[by_head]
-    starts = np.flatnonzero(np.r_[True, h[1:] != h[:-1]]) if h.shape[0] else np.zeros(0, dtype=np.int64)
-    heads = h[starts]
-    single = np.diff(np.r_[starts, h.shape[0]]) == 1
     parent = np.full(n, -1, dtype=np.int64)
     ppos = np.zeros(n, dtype=np.int64)
-    # heads with one tight predecessor: their parent is fixed
-    parent[heads[single]] = t[starts[single]]
-    ppos[heads[single]] = p[starts[single]]
-    multi = np.isin(h, heads[~single])
+    # a node with one tight predecessor: that is its parent (the others are chosen by rank below)
+    parent[h] = t
+    ppos[h] = p
+    multi = np.bincount(h, minlength=n)[h] > 1
     mt, mh, mp = t[multi], h[multi], p[multi]
     for _ in range(rounds):
         # parent(h) = the tight predecessor of least rank
@@ -282,15 +283,15 @@ def settle_order(dist, reached, sources, indptr, indices, w, *, rounds=SETTLE_RO
         lead = np.r_[True, mh[o][1:] != mh[o][:-1]] if mh.shape[0] else np.zeros(0, dtype=bool)
         parent[mh[o][lead]] = mt[o][lead]
         ppos[mh[o][lead]] = mp[o][lead]
-        # settle order: (distance, rank of the parent, position); sources (-1, their order) first
-        prank = np.where(is_source[R], -1, rank[parent[R]])
-        pos = np.where(is_source[R], src_pos[R], ppos[R])
-        order = R[np.lexsort((pos, prank, d))]
-        new = np.full(n, -1, dtype=np.int64)
-        new[order] = np.arange(order.shape[0])
-        if np.array_equal(new, rank):
-            return order, parent, rank
-        rank = new
+        # within a group of equal distance: by (rank of the parent, position); sources (-1, their order) first
+        src_t = is_source[T]
+        prank = np.where(src_t, -1, rank[parent[T]])
+        pos = np.where(src_t, src_pos[T], ppos[T])
+        moved = T[np.lexsort((pos, prank, gid))]
+        if np.array_equal(moved, R[slots]):
+            return R, parent, rank
+        R[slots] = moved
+        rank[moved] = slots
     return _replay(dist, sources, t, h, p, n)
 
 
@@ -346,20 +347,33 @@ def first_push_order(dist, rank, sources, indptr, indices, w, cutoff=None):
     return np.concatenate([sources, rest])
 
 
+@contextlib.contextmanager
+def no_gc():
+    """Python's cyclic collector paused: building millions of path lists (which hold no cycles)
+    would otherwise trigger collections that scan every list built so far."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
 def path_lists(order, parent, nodes, *, reverse=False):
     """``{node: path}`` for the nodes of ``order`` (parents before children), each path the
     parent's path plus the node (prepended with ``reverse``), in ``order``'s order."""
     paths = {}
     by_index = {}
-    par = parent[order].tolist()
-    for i, p in zip(order.tolist(), par):
-        v = nodes[i]
-        if p < 0:
-            path = [v]
-        else:
-            path = by_index[p] + [v] if not reverse else [v] + by_index[p]
-        by_index[i] = path
-        paths[v] = path
+    with no_gc():
+        for i, p in zip(order.tolist(), parent[order].tolist()):
+            v = nodes[i]
+            if p < 0:
+                path = [v]
+            else:
+                path = by_index[p] + [v] if not reverse else [v] + by_index[p]
+            by_index[i] = path
+            paths[v] = path
     return paths
 
 
@@ -377,9 +391,11 @@ def bidirectional_bfs(G, source, target):
     """networkx's bidirectional BFS between node indices: the path (indices) it returns, or None.
 
     networkx expands the smaller fringe (the forward one on a tie) a level at a time and stops
-    at the first scanned edge whose far end the other side has seen. Each level here is one
-    ``any.pair`` product; the meeting edge and the two half-paths come from the levels in
-    networkx's scan order (:func:`~semiring.nx.algorithms.queue_order`).
+    at the first scanned edge whose far end the other side has seen. Each expansion is one
+    ``any.pair`` product of the fringe with the adjacency (its transpose for the backward side
+    of a directed graph); the levels seen so far are kept on the host, and the meeting edge and
+    the two half-paths come from them in networkx's scan order
+    (:func:`~semiring.nx.algorithms.queue_order`).
     """
     if source == target:
         return [source]
@@ -388,30 +404,49 @@ def bidirectional_bfs(G, source, target):
     directed = G.is_directed()
     sides = []
     for root, graph in ((source, G.structure), (target, G.reverse if directed else G.structure)):
-        level = Vector.from_coo([root], [0], size=n, dtype="int64", device=dev)
-        fringe = Vector.from_coo([root], [True], size=n, dtype="bool", device=dev)
-        sides.append({"root": root, "graph": graph, "level": level, "fringe": fringe, "size": 1, "depth": 0})
-    while sides[0]["size"] and sides[1]["size"]:
-        x = 0 if sides[0]["size"] <= sides[1]["size"] else 1
+        lv = np.full(n, -1, dtype=np.int64)
+        lv[root] = 0
+        sides.append({"root": root, "graph": graph, "lv": lv, "seen": [np.asarray([root], dtype=np.int64)],
+                      "fringe": np.asarray([root], dtype=np.int64), "depth": 0})
+    while sides[0]["fringe"].shape[0] and sides[1]["fringe"].shape[0]:
+        x = 0 if sides[0]["fringe"].shape[0] <= sides[1]["fringe"].shape[0] else 1
         me, other = sides[x], sides[1 - x]
-        # reach = fringe any.pair A: every neighbour the expansion scans
-        reach = _core.vxm(me["fringe"], me["graph"].A, _semirings.any_pair)
-        # hit = reach .* other.level: scanned neighbours the other side has seen
-        if _core.ewise_mult(reach, other["level"], _binary.first).nvals:
+        q = Vector.from_coo(me["fringe"], np.ones(me["fringe"].shape[0], dtype=bool), size=n, dtype="bool",
+                            device=dev)
+        # reach = q any.pair A: every neighbour the expansion scans
+        reach = asnumpy(_core.vxm(q, me["graph"].A, _semirings.any_pair).to_coo()[0])
+        if np.any(other["lv"][reach] >= 0):
             return _meet(G, sides, x)
-        # fringe<!level.S, replace> = reach; level<fringe.S> = depth + 1
-        me["fringe"] = _core.apply(reach, _unary.identity, mask=~me["level"].S)
+        new = reach[me["lv"][reach] < 0]
         me["depth"] += 1
-        _core.assign(me["level"], me["depth"], None, mask=me["fringe"].S)
-        me["size"] = me["fringe"].nvals
+        me["lv"][new] = me["depth"]
+        me["seen"].append(new)
+        me["fringe"] = new
     return None
 
 
 def _side_tree(G, side, reverse):
-    lv = asnumpy(side["level"].to_dense(-1)).astype(np.int64, copy=False)
+    """networkx's BFS parents of one side over the levels it has seen (a host pass over the
+    adjacency rows of the seen nodes only)."""
+    n = len(G)
+    idx = np.concatenate(side["seen"])
+    lv = side["lv"]
     indptr, indices = G.pred_order if reverse else G.order
-    layers, parent = queue_order(lv, indptr, indices, [side["root"]])
-    return lv, layers, parent, indptr, indices
+    # the seen nodes' rows, their edges kept in adjacency order (positions only compared within a row)
+    local = np.full(n, -1, dtype=np.int64)
+    local[idx] = np.arange(idx.shape[0])
+    counts = indptr[idx + 1] - indptr[idx]
+    flat = np.repeat(indptr[idx] - np.cumsum(counts) + counts, counts) + np.arange(int(counts.sum()))
+    row = np.repeat(np.arange(idx.shape[0]), counts)
+    heads = local[indices[flat]]
+    keep = heads >= 0
+    sub_ptr = np.zeros(idx.shape[0] + 1, dtype=np.int64)
+    np.cumsum(np.bincount(row[keep], minlength=idx.shape[0]), out=sub_ptr[1:])
+    layers, sub_parent = queue_order(lv[idx], sub_ptr, heads[keep], [int(local[side["root"]])])
+    parent = np.full(n, -1, dtype=np.int64)
+    has = sub_parent >= 0
+    parent[idx[has]] = idx[sub_parent[has]]
+    return lv, [idx[layer] for layer in layers], parent, indptr, indices
 
 
 def _meet(G, sides, x):
@@ -446,5 +481,5 @@ def _meet(G, sides, x):
     return forward
 
 
-__all__ = ["adjacency", "uniform", "with_super_source", "distances", "check_weights", "bfs_order", "tight_edges", "settle_order",
-           "first_push_order", "path_lists", "path_to", "bidirectional_bfs", "Unbounded", "SETTLE_ROUNDS"]
+__all__ = ["adjacency", "uniform", "with_super_source", "distances", "check_weights", "bfs_order", "tight_edges",
+           "settle_order", "first_push_order", "path_lists", "no_gc", "path_to", "bidirectional_bfs", "Unbounded", "SETTLE_ROUNDS"]

@@ -23,7 +23,9 @@ import numpy as np
 from ....algorithms.graph import Graph as _EngineGraph
 from ....backends._xp import asnumpy
 from ....core.matrix import Matrix
-from ...algorithms.paths import Unbounded, adjacency, check_weights, distances, path_lists, path_to, settle_order
+from ...algorithms.paths import (
+    Unbounded, adjacency, check_weights, distances, no_gc, path_lists, path_to, settle_order,
+)
 from .._common import checked_by, weight_reason
 
 
@@ -48,7 +50,8 @@ class _Tree:
         return {nodes[i]: d for i, d in zip(self.order.tolist(), self.dist[self.order].tolist())}
 
     def paths(self, nodes):
-        return dict(_ordered_paths(self, nodes))
+        with no_gc():
+            return dict(_ordered_paths(self, nodes))
 
     def preds(self, G, weight):
         """node index -> [labels of every tight predecessor], the tree parent first, then by index."""

@@ -11,7 +11,6 @@ import networkx as nx
 
 from .... import algorithms as _alg
 from .... import core as _core
-from ....backends._xp import asnumpy
 from ....exceptions import DomainMismatch, InvalidValue, NegativeCycleError, OutOfMemory
 from ....ops import monoid
 from ...algorithms.paths import bidirectional_bfs, check_weights
