@@ -1,14 +1,20 @@
 """networkx.relabel_nodes (copy=True) and convert_node_labels_to_integers on a backend graph:
 new labels, the same matrices.
 
-Relabelling changes no edge: the result shares the adjacency and weight matrices and the
-neighbour order of the input and only replaces the labels (node i becomes ``first_label`` plus
-its position in the ordering), so networkx's node order (the input's, relabelled) is kept.
+Relabelling changes no edge: the result shares the adjacency and weight matrices of the input
+and only replaces the labels (node i becomes ``first_label`` plus its position in the ordering),
+keeping networkx's node order (the input's, relabelled). networkx builds the new graph by adding
+the input's edges in ``G.edges`` order, which reorders neighbours: a directed graph's
+predecessors come in node order, and an undirected node lists its neighbours that come before it
+in node order first (in node order), then the others in its own order. The neighbour order of
+the result is rebuilt that way (:func:`_rebuilt_order`), so later searches on it follow
+networkx's order on networkx's relabelled graph.
 """
 
 from __future__ import annotations
 
 import networkx as nx
+import numpy as np
 
 from ..graph import Graph
 from ._common import checked_by, is_int
@@ -38,8 +44,26 @@ def _reason(G, first_label=0, ordering="default", label_attribute=None):
     return _graph_reason(G)
 
 
+def _rebuilt_order(G):
+    """(order, pred_order) of the graph networkx builds from ``G.edges`` (see the module docstring)."""
+    indptr, indices = G.order
+    n = len(G)
+    tail = np.repeat(np.arange(n, dtype=np.int64), np.diff(indptr))
+    if G.is_directed():
+        o = np.lexsort((tail, indices))  # by head, then tail in node order
+        ptr = np.zeros(n + 1, dtype=np.int64)
+        np.cumsum(np.bincount(indices, minlength=n), out=ptr[1:])
+        return G.order, (ptr, tail[o])
+    pos = np.arange(indices.shape[0], dtype=np.int64) - indptr[tail]
+    later = indices >= tail
+    # within each row: earlier neighbours by node order, then the rest in the row's own order
+    o = np.lexsort((np.where(later, pos, indices), later, tail))
+    return (indptr, indices[o]), None
+
+
 def _relabel(G, labels):
-    return Graph(labels, G.structure, G.weights, G.order, G.pred_order, directed=G.is_directed(),
+    order, pred_order = _rebuilt_order(G)
+    return Graph(labels, G.structure, G.weights, order, pred_order, directed=G.is_directed(),
                  multigraph=G.is_multigraph(), graph=G.graph)
 
 
