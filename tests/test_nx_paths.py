@@ -689,3 +689,14 @@ def test_ny_roads_settle_order_and_paths(shared_data):
     for t in (1000, 50000, 200000):
         assert nx.dijkstra_path(G, 0, t, **SR) == nx.dijkstra_path(G, 0, t)
         assert nx.bidirectional_shortest_path(G, 0, t, **SR) == nx.bidirectional_shortest_path(G, 0, t)
+
+
+def test_all_pairs_dicts_raise_out_of_memory_before_building(monkeypatch):
+    import semiring as sr
+    from semiring.nx.nxapi.shortest_paths import dense
+
+    monkeypatch.setattr(dense, "DICT_ENTRY_BYTES", 10**15)
+    G = nx.path_graph(5)
+    for f in (nx.floyd_warshall, nx.floyd_warshall_predecessor_and_distance, nx.johnson):
+        with pytest.raises(sr.OutOfMemory, match="5 x 5 node pairs"):
+            f(G, **SR)

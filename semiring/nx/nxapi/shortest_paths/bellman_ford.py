@@ -255,12 +255,16 @@ def johnson(G, weight="weight"):
     """networkx.johnson: ``{source: {node: path}}`` by Bellman-Ford potentials h and networkx's
     Dijkstra on the reweighted lengths ``w(u, v) + h(u) - h(v)`` (networkx's order and paths).
 
-    Raises networkx.NetworkXUnbounded for a negative cycle. Declined (NotImplementedError) when
-    rounding makes a reweighted float length negative.
+    Raises networkx.NetworkXUnbounded for a negative cycle, semiring.OutOfMemory when the n x n
+    result would not fit in memory. Declined (NotImplementedError) when rounding makes a
+    reweighted float length negative.
     """
     n = len(G)
     if not n:
         return {}
+    from .dense import require_pairs
+
+    require_pairs(n, "johnson")
     h = _potentials(G, weight)
     W = G.weighted(weight).A
     rows, cols, vals = (asnumpy(a) for a in W.to_coo())

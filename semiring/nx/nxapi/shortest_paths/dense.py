@@ -19,6 +19,7 @@ import networkx as nx
 import numpy as np
 
 from .... import algorithms as _alg
+from ...._memory import require
 from ....exceptions import DomainMismatch, InvalidValue, NegativeCycleError, OutOfMemory
 from ....backends._xp import asnumpy
 from ...algorithms.paths import distances
@@ -28,6 +29,15 @@ from .bellman_ford import _potentials
 
 def _inf():
     return math.inf
+
+
+#: Bytes per (source, target) entry of a dict-of-dicts result (key, value and dict slot).
+DICT_ENTRY_BYTES = 120
+
+
+def require_pairs(n, what):
+    """OutOfMemory before building a result with an entry for every ordered pair of n nodes."""
+    require(n * n * DICT_ENTRY_BYTES, f"{what}: a dict entry for each of {n} x {n} node pairs")
 
 
 @checked_by(lambda G, weight="weight": weight_reason(weight))
@@ -41,6 +51,7 @@ def floyd_warshall(G, weight="weight"):
     """
     if not len(G):
         return {}
+    require_pairs(len(G), "floyd_warshall")
     W = G.weighted(weight).A
     try:
         D = _alg.floyd_warshall(W)
@@ -107,12 +118,14 @@ def floyd_warshall_predecessor_and_distance(G, weight="weight"):
     nodes with an out-edge are keys of ``pred``, as in networkx. One engine SSSP with parents
     per source (see the module docstring for which path).
 
-    Declined (NotImplementedError): a negative cycle anywhere, NaN weights, integer weights that
-    could overflow int64.
+    Raises semiring.OutOfMemory when the n x n dicts would not fit in memory. Declined
+    (NotImplementedError): a negative cycle anywhere, NaN weights, integer weights that could
+    overflow int64.
     """
     n = len(G)
     if not n:
         return {}, {}
+    require_pairs(n, "floyd_warshall_predecessor_and_distance")
     negative = G.min_weight(weight) < 0
     if negative:
         try:
