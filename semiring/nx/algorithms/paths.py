@@ -15,9 +15,10 @@ the adjacency order networkx iterates:
   *settled* node whose edge to it is tight (``d(t) + w(t, h) == d(h)``), at that node's position
   in its adjacency. The pushes happen in the order (settle rank of the pusher, adjacency
   position), so the settle order is the sort by (distance, rank of the parent, position), with
-  the parent the tight predecessor of least rank: a fixed point, reached by re-sorting until the
-  ranks stop changing (one round per link of a chain of equal distances), or by replaying the
-  pops on the tight edges alone when the chains are long.
+  the parent the tight predecessor of least rank: a fixed point, reached group of equal distance
+  by group (few groups), or by re-sorting all groups until the ranks stop changing (many groups,
+  short chains of groups that depend on each other), or by replaying the pops on the tight edges
+  alone when neither settles quickly.
 - :func:`bidirectional_bfs`: networkx's alternating bidirectional BFS (the search behind
   ``bidirectional_shortest_path`` and ``shortest_path(G, s, t)``), one ``any.pair``
   product per level on the engine and the meeting edge found in networkx's scan order.
@@ -49,6 +50,8 @@ from .traversal import levels, queue_order
 
 #: Re-sorting rounds of :func:`settle_order` before it replays the heap instead.
 SETTLE_ROUNDS = 24
+#: :func:`settle_order` orders groups of equal distance one by one when there are at most this many.
+SWEEP_GROUPS = 2048
 
 
 class Unbounded(Exception):
@@ -226,8 +229,16 @@ def tight_edges(dist, reached, indptr, indices, w, *, exclude=None):
     return t[tight], h[tight], p[tight]
 
 
-def settle_order(dist, reached, sources, indptr, indices, w, *, rounds=SETTLE_ROUNDS):
+def settle_order(dist, reached, sources, indptr, indices, w, *, rounds=SETTLE_ROUNDS, sweep=SWEEP_GROUPS):
     """networkx's Dijkstra settle order and parents, from the final distances.
+
+    Nodes of different distance settle in distance order; within a group of equal distance
+    networkx settles by (rank of the parent, position in the parent's adjacency), the parent
+    being the tight predecessor of least rank. With at most ``sweep`` such groups they are
+    ordered one after the other (a group's parents settled before it, except along zero-length
+    edges inside it, which take a few passes); with more, every group is re-sorted at once per
+    round until no rank moves (one round per link of the longest chain of groups whose order
+    depends on each other), and after ``rounds`` rounds the heap is replayed on the tight edges.
 
     Parameters
     ----------
@@ -241,6 +252,8 @@ def settle_order(dist, reached, sources, indptr, indices, w, *, rounds=SETTLE_RO
         The adjacency in networkx's order with weights (:func:`adjacency`).
     rounds : int
         Re-sorting rounds before replaying the heap on the tight edges.
+    sweep : int
+        Order the groups of equal distance one by one when there are at most this many.
 
     Returns
     -------
@@ -268,31 +281,85 @@ def settle_order(dist, reached, sources, indptr, indices, w, *, rounds=SETTLE_RO
     size = np.bincount(group)
     tie = size[group] > 1
     T, gid, slots = R[tie], group[tie], np.flatnonzero(tie)  # the nodes whose rank can still move
-    src_pos = np.full(n, -1, dtype=np.int64)
-    src_pos[sources] = np.arange(sources.shape[0])
+    key_pos = np.full(n, -1, dtype=np.int64)
+    key_pos[sources] = np.arange(sources.shape[0])
     parent = np.full(n, -1, dtype=np.int64)
-    ppos = np.zeros(n, dtype=np.int64)
     # a node with one tight predecessor: that is its parent (the others are chosen by rank below)
     parent[h] = t
-    ppos[h] = p
+    key_pos[h] = p
     multi = np.bincount(h, minlength=n)[h] > 1
     mt, mh, mp = t[multi], h[multi], p[multi]
-    for _ in range(rounds):
-        # parent(h) = the tight predecessor of least rank
-        o = np.lexsort((rank[mt], mh))
-        lead = np.r_[True, mh[o][1:] != mh[o][:-1]] if mh.shape[0] else np.zeros(0, dtype=bool)
-        parent[mh[o][lead]] = mt[o][lead]
-        ppos[mh[o][lead]] = mp[o][lead]
-        # within a group of equal distance: by (rank of the parent, position); sources (-1, their order) first
-        src_t = is_source[T]
-        prank = np.where(src_t, -1, rank[parent[T]])
-        pos = np.where(src_t, src_pos[T], ppos[T])
-        moved = T[np.lexsort((pos, prank, gid))]
-        if np.array_equal(moved, R[slots]):
+    state = (R, rank, parent, key_pos, is_source)
+    ties = int(np.count_nonzero(size > 1))
+    if ties <= sweep:
+        node_group = np.full(n, -1, dtype=np.int64)
+        node_group[R] = group
+        if _sweep(state, T, gid, slots, (mt, mh, mp), node_group, (t, h), rounds):
             return R, parent, rank
+    elif _rounds(state, T, gid, slots, (mt, mh, mp), rounds):
+        return R, parent, rank
+    return _replay(dist, sources, t, h, p, n)
+
+
+def _choose_parents(state, mt, mh, mp):
+    """parent(h) = the tight predecessor of least rank, for heads with several."""
+    _, rank, parent, key_pos, _ = state
+    if not mh.shape[0]:
+        return
+    o = np.lexsort((rank[mt], mh))
+    lead = np.r_[True, mh[o][1:] != mh[o][:-1]]
+    parent[mh[o][lead]] = mt[o][lead]
+    key_pos[mh[o][lead]] = mp[o][lead]
+
+
+def _group_order(state, members, gid):
+    """``members`` sorted by (group, rank of the parent, position); sources (-1, their order) first."""
+    _, rank, parent, key_pos, is_source = state
+    prank = np.where(is_source[members], -1, rank[parent[members]])
+    return members[np.lexsort((key_pos[members], prank, gid))]
+
+
+def _rounds(state, T, gid, slots, multi, rounds):
+    """Re-sort every group at once until no rank moves; False after ``rounds`` rounds."""
+    R, rank = state[0], state[1]
+    for _ in range(rounds):
+        _choose_parents(state, *multi)
+        moved = _group_order(state, T, gid)
+        if np.array_equal(moved, R[slots]):
+            return True
         R[slots] = moved
         rank[moved] = slots
-    return _replay(dist, sources, t, h, p, n)
+    return False
+
+
+def _sweep(state, T, gid, slots, multi, node_group, tight, rounds):
+    """Order the groups one by one in distance order; False if zero-length edges inside a group
+    need more than ``rounds`` passes."""
+    R, rank = state[0], state[1]
+    mt, mh, mp = multi
+    o = np.argsort(node_group[mh], kind="stable")
+    mt, mh, mp = mt[o], mh[o], mp[o]
+    edge_group = node_group[mh]
+    t, h = tight
+    inner = np.zeros(int(node_group.max()) + 1 if node_group.shape[0] else 0, dtype=bool)
+    inner[node_group[h][node_group[t] == node_group[h]]] = True  # zero-length tight edges inside
+    cuts = np.flatnonzero(np.r_[True, gid[1:] != gid[:-1], True]) if gid.shape[0] else np.zeros(1, dtype=np.int64)
+    for a, b in zip(cuts[:-1].tolist(), cuts[1:].tolist()):
+        g = int(gid[a])
+        lo, hi = np.searchsorted(edge_group, [g, g + 1])
+        members = T[a:b]
+        for _ in range(rounds):
+            _choose_parents(state, mt[lo:hi], mh[lo:hi], mp[lo:hi])
+            moved = _group_order(state, members, gid[a:b])
+            changed = not np.array_equal(moved, R[slots[a:b]])
+            R[slots[a:b]] = moved
+            rank[moved] = slots[a:b]
+            if not inner[g] or not changed:
+                break
+        else:
+            return False
+    _choose_parents(state, mt, mh, mp)  # the ranks are final: every node with several tight predecessors
+    return True
 
 
 def _replay(dist, sources, t, h, p, n):
@@ -482,4 +549,4 @@ def _meet(G, sides, x):
 
 
 __all__ = ["adjacency", "uniform", "with_super_source", "distances", "check_weights", "bfs_order", "tight_edges",
-           "settle_order", "first_push_order", "path_lists", "no_gc", "path_to", "bidirectional_bfs", "Unbounded", "SETTLE_ROUNDS"]
+           "settle_order", "first_push_order", "SWEEP_GROUPS", "path_lists", "no_gc", "path_to", "bidirectional_bfs", "Unbounded", "SETTLE_ROUNDS"]
