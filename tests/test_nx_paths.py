@@ -660,7 +660,8 @@ def test_declines_inside_the_adapter_come_before_lazy_results():
         with pytest.raises(NotImplementedError):
             f()
     nan = nx.DiGraph([(0, 1, {"weight": float("nan")})])
-    for f in (lambda: nx.all_pairs_bellman_ford_path_length(nan, **SR), lambda: nx.single_source_dijkstra(nan, 0, **SR)):
+    for f in (lambda: nx.all_pairs_bellman_ford_path_length(nan, **SR),
+              lambda: nx.single_source_dijkstra(nan, 0, **SR)):
         with pytest.raises(NotImplementedError):
             f()
 

@@ -549,4 +549,5 @@ def _meet(G, sides, x):
 
 
 __all__ = ["adjacency", "uniform", "with_super_source", "distances", "check_weights", "bfs_order", "tight_edges",
-           "settle_order", "first_push_order", "SWEEP_GROUPS", "path_lists", "no_gc", "path_to", "bidirectional_bfs", "Unbounded", "SETTLE_ROUNDS"]
+           "settle_order", "first_push_order", "path_lists", "no_gc", "path_to", "bidirectional_bfs", "Unbounded",
+           "SETTLE_ROUNDS", "SWEEP_GROUPS"]
