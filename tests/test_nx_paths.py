@@ -625,6 +625,20 @@ def test_relabelled_neighbour_order_is_networkx(G):
         assert list(nx.bfs_edges(H, H.nodes[0])) == list(nx.bfs_edges(want, H.nodes[0]))
 
 
+def test_relabelled_graph_keeps_its_own_weighted_order():
+    """The relabelled graph shares the weight matrices but not the neighbour order: Dijkstra's
+    order on each follows its own networkx graph, whichever is searched first."""
+    G = gnp(25, 0.2, 5, weights="int", low=1, high=2)
+    S = BackendInterface.convert_from_nx(G, edge_attrs={"weight": 1})
+    s = list(G)[0]
+    assert same(nx.single_source_dijkstra(S, s), nx.single_source_dijkstra(G, s))
+    mapping = {v: i for i, v in enumerate(G)}
+    H = nx.relabel_nodes(S, mapping)
+    want = nx.relabel_nodes(G, mapping)
+    assert same(nx.single_source_dijkstra(H, 0), nx.single_source_dijkstra(want, 0))
+    assert same(nx.single_source_dijkstra(S, s), nx.single_source_dijkstra(G, s))
+
+
 @pytest.mark.parametrize("name, args, kwargs, words", [
     ("convert_node_labels_to_integers", (nx.path_graph(3),), {"label_attribute": "old"}, "label_attribute"),
     ("convert_node_labels_to_integers", (nx.path_graph(3),), {"ordering": "increasing degree"}, "degree"),
