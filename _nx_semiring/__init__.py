@@ -67,6 +67,75 @@ FUNCTIONS = {
     "kernighan_lin_bisection": "Kernighan-Lin passes on the engine (gains by one product per pass): a valid "
                                "bisection from another random stream than networkx's, ties broken by node "
                                "order. Declines multigraphs, callable and negative weights.",
+    # structure
+    "core_number": "Cores by parallel peeling rounds (plus.pair products with each round's vertices), "
+                   "Batagelj-Zaversnik's values.",
+    "k_core": "Core numbers by peeling; the subgraph rebuilt in networkx's order. Declines node attributes, "
+              "non-numeric or uneven edge attributes and Graph subclasses.",
+    "k_shell": "As k_core.",
+    "k_crust": "As k_core.",
+    "k_corona": "As k_core; the neighbour counts by one plus.pair product.",
+    "k_truss": "Edge supports by masked plus.pair products (C<C> = C C), rounds until stable. Declines as k_core.",
+    "onion_layers": "The peeling rounds are the layers, in networkx's order.",
+    "topological_generations": "In-degree rounds (plus.pair products), networkx's order within each generation. "
+                               "A converted snapshot: changes to G during the iteration are not seen.",
+    "topological_sort": "As topological_generations.",
+    "lexicographical_topological_sort": "networkx's heap, sequential, over the adjacency arrays with the engine's "
+                                        "in-degrees.",
+    "is_directed_acyclic_graph": "In-degree rounds.",
+    "has_cycle": "In-degree rounds.",
+    "dag_longest_path": "max.plus products per generation, networkx's tie-breaks. Declines multigraphs whose "
+                        "parallel edges weigh differently, topo_order iterators and non-topological orders.",
+    "dag_longest_path_length": "As dag_longest_path.",
+    "transitive_closure_dag": "Closure rows by any.pair products per generation; the added edges are listed by "
+                              "node (networkx's follow a set). Declines as k_core, and multigraphs.",
+    "transitive_reduction": "A<!(A any.pair R)> with the closure R; networkx's set order replayed.",
+    "is_aperiodic": "The engine's BFS levels and a gcd over the edges.",
+    "is_bipartite": "Multi-source BFS levels from networkx's roots; conflicts by masked any.pair products.",
+    "color": "As is_bipartite; nodes with edges in G's order, then the isolated ones (networkx lists its search "
+             "order).",
+    "sets": "As color.",
+    "is_bipartite_node_set": "As color, per component.",
+    "articulation_points": "Hopcroft-Tarjan, sequential, over the adjacency arrays: networkx's order.",
+    "biconnected_components": "Hopcroft-Tarjan, sequential, over the adjacency arrays: networkx's order.",
+    "biconnected_component_edges": "Hopcroft-Tarjan, sequential, over the adjacency arrays: networkx's order.",
+    "is_biconnected": "Hopcroft-Tarjan, sequential, over the adjacency arrays.",
+    "bridges": "Low points of the Hopcroft-Tarjan search, in G.edges() order. Declines multigraphs with parallel "
+               "edges, and multigraphs with a root.",
+    "has_bridges": "As bridges.",
+    "local_bridges": "Edges on no triangle (masked plus.pair product); spans by batched min.plus rounds. Declines "
+                     "callable weights, negative or NaN weights.",
+    "isolates": "Degree reductions.",
+    "is_isolate": "The adjacency arrays. Declines n not in G.",
+    "number_of_isolates": "Degree reductions.",
+    "number_of_selfloops": "The entries of select(A, diag). Declines multigraphs with parallel edges.",
+    "condensation": "Strong components from the engine; declines scc=None unless the condensation is a chain "
+                    "(networkx numbers components in its Tarjan order).",
+    "attracting_components": "Strong components of height 0, in the backend's strongly_connected_components order.",
+    "number_attracting_components": "Strong components from the engine.",
+    "is_attracting_component": "Strong components from the engine.",
+    "is_semiconnected": "Heights of the strong components (a chain iff all differ).",
+    "label_propagation_communities": "Semi-synchronous rounds over networkx's greedy colour classes, counts by "
+                                     "plus.pair products with the label indicator: networkx's communities. "
+                                     "Declines multigraphs and self-loops.",
+    "ego_graph": "BFS levels (SSSP with distance) from the engine; the subgraph in networkx's order. Declines as "
+                 "k_core, multigraphs, and undirected=True with distance on a directed graph.",
+    "complement": "C<!A.S> = true without the diagonal. Declines Graph subclasses.",
+    "reverse": "The transposed adjacency. Declines copy=False, multigraphs, node or edge attributes.",
+    "is_tree": "Component labels and edge counts. Declines multigraphs with parallel edges.",
+    "is_forest": "Component labels and edge counts. Declines multigraphs with parallel edges.",
+    "is_arborescence": "As is_tree, with the in-degrees.",
+    "is_branching": "As is_forest, with the in-degrees.",
+    "convert_node_labels_to_integers": "The relabelled graph in networkx's order (degree orderings from the "
+                                       "engine's degrees). Declines multigraphs and attributes as k_core.",
+    "compose": "Both graphs rebuilt in networkx's order. Declines multigraphs and attributes as k_core.",
+    "disjoint_union": "Both graphs relabelled and rebuilt in networkx's order. Declines as compose.",
+    "relabel_nodes": "A relabelled copy in networkx's order. Declines copy=False, multigraphs and attributes as "
+                     "k_core.",
+    "compose_all": "As compose; declines graphs given as an iterator.",
+    "union": "As compose; the node sets must be disjoint.",
+    "union_all": "As union; declines graphs given as an iterator.",
+    "disjoint_union_all": "As disjoint_union; declines graphs given as an iterator.",
     # paths
     "shortest_path": "BFS (networkx's bidirectional search for a pair), Dijkstra or Bellman-Ford by method and "
                      "weights, as networkx dispatches. Declines callable weights and Dijkstra on negative weights.",
@@ -125,11 +194,6 @@ FUNCTIONS = {
     "descendants": "One BFS.",
     "ancestors": "One BFS along reversed edges.",
     "node_connected_component": "One BFS.",
-    "convert_node_labels_to_integers": "New labels over the same matrices. default and sorted orderings; declines "
-                                       "degree orderings, label_attribute, multigraphs and graphs with node or edge "
-                                       "attributes.",
-    "relabel_nodes": "New labels over the same matrices: copy=True and one-to-one mappings only; declines "
-                     "multigraphs and graphs with node or edge attributes.",
     "edge_bfs": "BFS levels (over out-edges, in-edges or both by orientation) and networkx's queue order; each "
                 "edge reported once, as networkx does. Declines multigraphs.",
     "bfs_labeled_edges": "BFS levels and queue order; labels from the levels. Declines multigraphs.",

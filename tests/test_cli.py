@@ -40,11 +40,13 @@ def run_module(*args, cwd):
 
 
 def read_csv(path, header):
-    """``vertex,<header>`` CSV -> (vertex int64 array, value array)."""
+    """``vertex,<header>`` CSV -> (vertex int64 array, value array); ``header`` may name several
+    columns (``level,parent``): then one value array per column."""
     lines = Path(path).read_text().splitlines()
     assert lines[0] == f"vertex,{header}", lines[0]
     data = np.loadtxt(path, delimiter=",", skiprows=1, ndmin=2)
-    return data[:, 0].astype(np.int64), data[:, 1]
+    columns = [data[:, j] for j in range(1, data.shape[1])]
+    return (data[:, 0].astype(np.int64), *columns)
 
 
 def csgraph_levels(S, source):
@@ -132,12 +134,13 @@ def _kron8_hub():
 def test_bfs_kron_csv_matches_csgraph(tmp_path, capsys, source):
     out = tmp_path / "x.csv"
     args = ["bfs", "kron:8", "--output", str(out)]
-    s = 0
+    s = 0  # kron:8 (seed 0): vertex 0 has an edge, so it is the default source
     if source == "hub":
         s = _kron8_hub()
         args += ["--source", str(s)]
     assert main(args) == 0
-    assert "validated" in capsys.readouterr().out
+    printed = capsys.readouterr().out
+    assert "validated" in printed and f"bfs from {s}:" in printed
     idx, lv = read_csv(out, "level")
     S = sr.generators.kronecker(8).to_scipy()
     want = csgraph_levels(S, s)
@@ -156,11 +159,12 @@ def test_bfs_parents_csv(tmp_path, capsys, direction):
     assert main(["bfs", "kron:8", "--source", str(s), "--parents", "--direction", direction,
                  "--output", str(out)]) == 0
     capsys.readouterr()
-    idx, pa = read_csv(out, "parent")
+    idx, lv, pa = read_csv(out, "level,parent")  # the levels come with the parents
     pa = pa.astype(np.int64)
     S = sr.generators.kronecker(8).to_scipy()
     want = csgraph_levels(S, s)
     assert set(idx.tolist()) == set(np.flatnonzero(want >= 0).tolist())
+    assert np.array_equal(lv.astype(np.int64), want[idx])
     for v, p in zip(idx, pa):
         if v == s:
             assert p == s

@@ -287,7 +287,7 @@ def test_output_that_cannot_be_written(capsys, files, command, name, expected):
 
 
 @pytest.mark.parametrize("argv,needles", [
-    ([], ["required", "{demo,bench,bfs,sssp,color}"]),
+    ([], ["required", "{demo,bench,bfs,sssp,color,mis,components,scc,pagerank,triangles,louvain,mst,"]),
     (["frobnicate"], ["invalid choice", "'frobnicate'"]),
     (["bfs"], ["required", "graph"]),
     (["bfs", "grid2d:3", "--no-such-option"], ["unrecognized arguments", "--no-such-option"]),

@@ -60,6 +60,12 @@ def coo(n, edges, values=None, dtype=None):
                               dup_op=sr.binary.first)
 
 
+def algebra_engine():
+    """The CPU algebra formulation (Afforest, Multistep) whatever the CPU backend: the compiled
+    loops that the SuiteSparse backend otherwise runs are turned off."""
+    return mock.patch.object(components_module._jit, "enabled", lambda: False)
+
+
 def oriented(A, seed):
     """A directed graph: each edge {u, v} of a symmetric A kept in one random direction."""
     r, c, _ = A.to_coo()
@@ -227,7 +233,7 @@ def test_cc_is_exact_whatever_the_sample_takes_for_the_giant_component(A, data):
             return -1, share
         return data.draw(st.integers(0, labels.size - 1)), share
 
-    with mock.patch.object(components_module, "_most_frequent", pick):
+    with algebra_engine(), mock.patch.object(components_module, "_most_frequent", pick):
         check(A, cc, "weak")
 
 
@@ -237,7 +243,7 @@ def test_cc_is_exact_whatever_the_sample_takes_for_the_giant_component(A, data):
 def test_cc_rounds_give_the_same_labels_with_masked_and_full_products(A, fraction):
     """The final rounds read the active rows through a mask (few rows) or through products
     over every row made full (many rows): both give the same components."""
-    with mock.patch.object(components_module, "MASKED_ROWS_FRACTION", fraction):
+    with algebra_engine(), mock.patch.object(components_module, "MASKED_ROWS_FRACTION", fraction):
         check(A, cc, "weak")
 
 
@@ -296,7 +302,7 @@ def test_cc_sample_phase_finds_the_giant_component():
         seen.append(active.nvals)
         return real(mats, L, active, device)
 
-    with mock.patch.object(components_module, "_hooking_rounds", spy):
+    with algebra_engine(), mock.patch.object(components_module, "_hooking_rounds", spy):
         check(A, cc, "weak")
     _, labels = scipy_labels(A, "weak")
     assert np.bincount(labels).max() > A.nrows // 2

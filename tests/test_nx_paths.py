@@ -585,68 +585,9 @@ def test_traversal_errors_match_networkx():
 
 
 # ---------------------------------------------------------------------------------------------
-# relabelling
+# declines and errors
 # ---------------------------------------------------------------------------------------------
-def test_convert_node_labels_to_integers_and_relabel_nodes():
-    G = nx.grid_2d_graph(3, 4)
-    for kw in ({}, {"first_label": 1}, {"ordering": "sorted", "first_label": 5}):
-        H = nx.convert_node_labels_to_integers(G, **kw, **SR)
-        want = nx.convert_node_labels_to_integers(G, **kw)
-        assert isinstance(H, BackendInterface.convert_from_nx(G).__class__)
-        assert H.nodes == list(want) and nx.utils.edges_equal(BackendInterface.convert_to_nx(H).edges, want.edges)
-        # the relabelled graph answers as networkx's relabelled graph
-        assert same(nx.single_source_shortest_path(H, H.nodes[2]), nx.single_source_shortest_path(want, H.nodes[2]))
-    D = nx.DiGraph([("a", "b"), ("b", "c")])
-    for mapping in ({"a": "z", "c": 7}, str.upper):
-        H = nx.relabel_nodes(D, mapping, **SR)
-        want = nx.relabel_nodes(D, mapping)
-        assert H.nodes == list(want) and H.is_directed()
-        assert sorted(BackendInterface.convert_to_nx(H).edges) == sorted(want.edges)
-    with pytest.raises(nx.NetworkXError, match="Unknown node ordering"):
-        nx.convert_node_labels_to_integers(G, ordering="weird", **SR)
-
-
-def _neighbours(H, i, pred=False):
-    indptr, indices = H.pred_order if pred else H.order
-    return [H.nodes[j] for j in indices[indptr[i]:indptr[i + 1]].tolist()]
-
-
-@pytest.mark.parametrize("G", [gnp(20, 0.2, 1, loops=3), gnp(20, 0.15, 2, directed=True, loops=2)], ids=["u", "d"])
-def test_relabelled_neighbour_order_is_networkx(G):
-    """networkx rebuilds the relabelled graph edge by edge, which reorders neighbours; the
-    backend's relabelled graph lists them in that order too."""
-    for kw in ({}, {"ordering": "sorted"}):
-        H = nx.convert_node_labels_to_integers(G, **kw, **SR)
-        want = nx.convert_node_labels_to_integers(G, **kw)
-        for i, v in enumerate(H.nodes):
-            assert _neighbours(H, i) == list(want._adj[v])
-            if G.is_directed():
-                assert _neighbours(H, i, pred=True) == list(want._pred[v])
-        assert list(nx.bfs_edges(H, H.nodes[0])) == list(nx.bfs_edges(want, H.nodes[0]))
-
-
-def test_relabelled_graph_keeps_its_own_weighted_order():
-    """The relabelled graph shares the weight matrices but not the neighbour order: Dijkstra's
-    order on each follows its own networkx graph, whichever is searched first."""
-    G = gnp(25, 0.2, 5, weights="int", low=1, high=2)
-    S = BackendInterface.convert_from_nx(G, edge_attrs={"weight": 1})
-    s = list(G)[0]
-    assert same(nx.single_source_dijkstra(S, s), nx.single_source_dijkstra(G, s))
-    mapping = {v: i for i, v in enumerate(G)}
-    H = nx.relabel_nodes(S, mapping)
-    want = nx.relabel_nodes(G, mapping)
-    assert same(nx.single_source_dijkstra(H, 0), nx.single_source_dijkstra(want, 0))
-    assert same(nx.single_source_dijkstra(S, s), nx.single_source_dijkstra(G, s))
-
-
 @pytest.mark.parametrize("name, args, kwargs, words", [
-    ("convert_node_labels_to_integers", (nx.path_graph(3),), {"label_attribute": "old"}, "label_attribute"),
-    ("convert_node_labels_to_integers", (nx.path_graph(3),), {"ordering": "increasing degree"}, "degree"),
-    ("convert_node_labels_to_integers", (nx.Graph([(0, 1, {"w": 1})]),), {}, "edge attributes"),
-    ("convert_node_labels_to_integers", (nx.MultiGraph([(0, 1)]),), {}, "multigraph"),
-    ("relabel_nodes", (nx.path_graph(3), {0: 1}), {}, "merges nodes"),
-    ("relabel_nodes", (nx.path_graph(3), {0: 5}), {"copy": False}, "in place"),
-    ("relabel_nodes", (nx.path_graph(3), lambda v: [v]), {}, "raised TypeError"),
     ("astar_path", (nx.path_graph(3), 0, 2), {"heuristic": lambda u, v: 0}, "heuristic"),
     ("single_source_dijkstra", (nx.path_graph(3), 0), {"weight": lambda u, v, d: 1}, "callable weight"),
     ("bellman_ford_path", (nx.path_graph(3), 0, 2), {"weight": lambda u, v, d: 1}, "callable weight"),

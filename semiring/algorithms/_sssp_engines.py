@@ -35,23 +35,43 @@ def _device_vector(W, r):
     return d
 
 
+def _compiled():
+    """semiring.backends.cpu.compiled_paths where the compiled CPU loops run, else None."""
+    from ..backends.cpu import _jit
+
+    if _jit.enabled():
+        from ..backends.cpu import compiled_paths
+
+        return compiled_paths
+    return None
+
+
 def cpu_delta_stepping(G, W, source, delta, wmax=None):
-    """Delta-stepping in one call (semiring.backends.cpu.paths); returns (d, PathsResult)."""
+    """Delta-stepping in one call (semiring.backends.cpu.compiled_paths where the compiled
+    loops run, else semiring.backends.cpu.paths); returns (d, PathsResult)."""
     from ..backends.cpu import paths
 
-    key = ("sssp_split_cpu", delta)
-    # the light / heavy split, once per graph and delta
-    light, heavy = G.cached(key, lambda: paths.split(W._indptr, W._indices, W._values, delta))
-    r = paths.delta_stepping(light, heavy, source, delta, wmax)
+    compiled = _compiled()
+    if compiled is not None:
+        # each row's light edges first, once per graph and delta
+        parts = G.cached(("sssp_partition_cpu", delta),
+                         lambda: compiled.partition(W._indptr, W._indices, W._values, delta))
+        r = compiled.delta_stepping(parts, source, delta, wmax)
+    else:
+        # the light / heavy split, once per graph and delta
+        light, heavy = G.cached(("sssp_split_cpu", delta),
+                                lambda: paths.split(W._indptr, W._indices, W._values, delta))
+        r = paths.delta_stepping(light, heavy, source, delta, wmax)
     return _host_vector(G.n, W.dtype, r.dist, paths.unreached(W.dtype)), r
 
 
 def cpu_bellman_ford(G, W, source, info):
-    """Worklist Bellman-Ford in one call (semiring.backends.cpu.paths); returns (d, PathsResult)."""
+    """Worklist Bellman-Ford in one call (semiring.backends.cpu.compiled_paths where the
+    compiled loops run, else semiring.backends.cpu.paths); returns (d, PathsResult)."""
     from ..backends.cpu import paths
 
     floor = -info.top * max(G.n - 1, 0) if W.dtype.kind == "i" and info.negative else None
-    r = paths.bellman_ford(W._indptr, W._indices, W._values, source, floor)
+    r = (_compiled() or paths).bellman_ford(W._indptr, W._indices, W._values, source, floor)
     return _host_vector(G.n, W.dtype, r.dist, paths.unreached(W.dtype)), r
 
 

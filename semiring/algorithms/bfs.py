@@ -13,7 +13,9 @@ came from, i.e. the parent.
 ``engine="fused"`` (picked by "auto" where it runs) runs the whole search in one backend call:
 a persistent kernel on the GPU (``semiring.backends.gpu.traversal``), and on the CPU
 ``semiring.backends.cpu.traversal``, which runs small levels as scalar loops and large ones
-vectorized, so that a deep, narrow search costs no O(n) work per level.
+vectorized, so that a deep, narrow search costs no O(n) work per level; where the SuiteSparse
+backend and numba are in use, ``semiring.backends.cpu.compiled_traversal``, the same search as
+one compiled loop.
 
 ``strategy=`` selects instead one of the classic GPU BFS work organizations (vertex- and
 edge-centric sweeps, atomic and privatized frontier queues, a single-block multi-level kernel,
@@ -194,10 +196,12 @@ def bfs(A, source, *, parents=False, direction="auto", max_depth=None, determini
         search in one backend call: on the GPU one persistent kernel with a grid barrier per
         level and no host round trip until it ends (not with ``deterministic``); on the CPU
         :mod:`semiring.backends.cpu.traversal`, small levels as scalar loops and large ones
-        vectorized, with no per-level work proportional to n. Directions auto/push/pull.
+        vectorized, with no per-level work proportional to n, or one compiled loop
+        (:mod:`semiring.backends.cpu.compiled_traversal`) where the SuiteSparse backend and
+        numba are in use. Directions auto/push/pull.
         "auto" picks "fused" where it applies (on the CPU for graphs of average degree up to
-        ``engines.CPU_FUSED_MAX_DEGREE``, or ``SUITESPARSE_FUSED_MAX_DEGREE`` for a graph stored
-        by SuiteSparse). All give the same levels and trace; parents may differ (any valid BFS
+        ``engines.CPU_FUSED_MAX_DEGREE``, or ``SUITESPARSE_BFS_FUSED_MAX_DEGREE``, any, for a
+        graph stored by SuiteSparse). All give the same levels and trace; parents may differ (any valid BFS
         tree; the same with ``deterministic``).
     strategy : str, optional
         None (default) runs the engines above. A name runs that strategy as its own
@@ -353,14 +357,31 @@ def _bfs_algebra(G, source, parents, deterministic, direction, max_depth):
 
 
 def _bfs_cpu(G, source, parents, deterministic, direction, max_depth):
-    """The whole search in one call (semiring.backends.cpu.traversal)."""
-    from ..backends.cpu import traversal
+    """The whole search in one call: compiled (semiring.backends.cpu.compiled_traversal) where
+    the compiled CPU loops run, else semiring.backends.cpu.traversal."""
+    from ..backends.cpu import _jit
 
-    def in_edges():
-        return G.AT._indptr, G.AT._indices
+    if _jit.enabled():
+        from ..backends.cpu import compiled_traversal as traversal
 
-    r = traversal.bfs(G.A._indptr, G.A._indices, source, in_edges=in_edges, parents=parents,
-                      deterministic=deterministic, direction=direction, max_depth=max_depth)
+        # the structure with int32 indices where they fit, once per graph (A^T: A itself when
+        # undirected)
+        optr, oidx = G.cached("bfs_csr_compiled", lambda: traversal.narrow(G.A._indptr, G.A._indices))
+
+        def in_edges():
+            if G.AT is G.A:
+                return optr, oidx
+            return G.cached("bfs_csr_compiled_T", lambda: traversal.narrow(G.AT._indptr, G.AT._indices))
+    else:
+        from ..backends.cpu import traversal
+
+        optr, oidx = G.A._indptr, G.A._indices
+
+        def in_edges():
+            return G.AT._indptr, G.AT._indices
+
+    r = traversal.bfs(optr, oidx, source, in_edges=in_edges, parents=parents, deterministic=deterministic,
+                      direction=direction, max_depth=max_depth)
     return _result(r, parents, "fused", None)
 
 

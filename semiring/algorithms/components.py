@@ -45,6 +45,11 @@
   signatures agree is in the component of the vertex they name, arcs whose ends differ in
   either signature are dropped, and the rest repeats. The labels (smallest vertex of each
   component) equal the CPU path's.
+- With the SuiteSparse CPU backend (numba importable: :func:`semiring.backends.cpu._jit.enabled`)
+  both run as compiled whole-graph loops (:mod:`semiring.backends.cpu.components`), the CPU
+  counterparts of those kernels: ECL-CC's union-find, run sequentially, for the weak
+  components, and Pearce's (2016) space-efficient iterative form of Tarjan's (1972)
+  depth-first search for the strong ones. Their labels equal the algebra's.
 
 References
 ----------
@@ -65,6 +70,10 @@ CUDA", IPDPS 2011. G. Alabandi, W. Sands, G. Biros, M. Burtscher, "A GPU algorit
 detecting strongly connected components", SC 2023 (ECL-SCC).
 L. Fleischer, B. Hendrickson, A. Pinar, "On identifying strongly connected components in
 parallel", IPDPS Workshops 2000 (forward-backward).
+R. E. Tarjan, "Depth-first search and linear graph algorithms", SIAM J. Comput. 1(2), 1972.
+D. J. Pearce, "A space-efficient algorithm for finding strongly connected components", Inf.
+Process. Lett. 116(1), 2016. J. Jaiganesh, M. Burtscher, "A high-performance connected
+components implementation for GPUs", HPDC 2018 (ECL-CC).
 LAGraph ``LG_CC_FastSV6`` / ``LAGr_ConnectedComponents`` (Zhang, Davis).
 """
 
@@ -77,6 +86,7 @@ from ..core.matrix import Matrix
 from ..core.vector import Vector
 from ..core import _validate as _v
 from ..backends._xp import asnumpy
+from ..backends.cpu import _jit
 from ..exceptions import InvalidValue
 from ..ops import binary, indexunary, monoid, semiring, unary
 from .coloring import priorities
@@ -357,10 +367,10 @@ def connected_components(A):
 
     Notes
     -----
-    On the CPU, subgraph sampling as in Afforest (Sutton, Ben-Nun and Barak 2018) and LAGraph's
-    ``LG_CC_FastSV6``: the components of the links from each vertex to its smallest and
-    largest neighbour (two row reductions of ``colindex(A)``, a forest compressed by pointer
-    jumping, and Shiloach-Vishkin rounds over the other links), then hooking rounds
+    With the NumPy CPU backend, subgraph sampling as in Afforest (Sutton, Ben-Nun and Barak
+    2018) and LAGraph's ``LG_CC_FastSV6``: the components of the links from each vertex to its
+    smallest and largest neighbour (two row reductions of ``colindex(A)``, a forest compressed
+    by pointer jumping, and Shiloach-Vishkin rounds over the other links), then hooking rounds
     (``A min.second L`` over the active rows) only on the vertices outside the sample's most
     frequent label and the giant vertices next to them. On the cnr-2000 web crawl (325,557
     vertices) the sample labels 98% of the vertices and the final rounds read about 7,000 rows.
@@ -368,14 +378,25 @@ def connected_components(A):
     On the GPU, ECL-CC (Jaiganesh and Burtscher 2018): one pass over the arcs hooks the larger
     root of each arc's ends under the smaller by compare-and-swap, with path halving, and a
     last pass points every vertex at its root (:mod:`semiring.backends.gpu.forest`): four
-    launches and no host read. Both give every vertex the smallest vertex of its component.
+    launches and no host read.
+
+    With the SuiteSparse CPU backend (and numba, which it brings), ECL-CC's union-find runs
+    as one compiled loop (:mod:`semiring.backends.cpu.components`): every vertex starts under
+    its first smaller neighbour, one pass over the arcs (over the arcs to smaller vertices
+    only, for a Graph given as undirected) hooks the larger root of each arc's ends under the
+    smaller, with path halving, and a pass in increasing vertex order points every vertex at
+    its root: O(n + nnz) time and one int64 array of n.
+
+    Every engine gives every vertex the smallest vertex of its component.
 
     References
     ----------
     Sutton, Ben-Nun, Barak, "Optimizing parallel graph connectivity computation via subgraph
     sampling", IPDPS 2018; Shiloach, Vishkin, "An O(log n) parallel connectivity algorithm",
     J. Algorithms 3, 1982; Azad, Buluc, "LACC", IPDPS 2019; LAGraph ``LG_CC_FastSV6``; Jaiganesh, Burtscher,
-    "A high-performance connected components implementation for GPUs", HPDC 2018.
+    "A high-performance connected components implementation for GPUs", HPDC 2018 (ECL-CC);
+    Tarjan, van Leeuwen, "Worst-case analysis of set union algorithms", J. ACM 31(2), 1984
+    (path halving).
 
     Examples
     --------
@@ -390,6 +411,8 @@ def connected_components(A):
         return Vector(0, "int64", device=device)
     if device == "gpu":
         return _components_on_device(G)
+    if _jit.enabled():
+        return _compiled(G, strong=False)
     return _afforest(G, device)[0]
 
 
@@ -401,6 +424,20 @@ def _components_on_device(G):
 
     labels = forest.components(G.A, symmetric=G._given_kind == "undirected")
     return Vector._from_bitmap("int64", cp.ones(G.n, dtype=bool), labels, G.n)
+
+
+def _compiled(G, strong):
+    """The compiled whole-graph loop on the CPU (semiring.backends.cpu.components): ECL-CC
+    union-find, or Pearce's iterative Tarjan for ``strong``; the same labels as the algebra."""
+    from ..backends.cpu import components as _loops
+    from ..backends.suitesparse.containers import adopt
+
+    if strong:
+        labels = _loops.strongly_connected_components(G.A)
+    else:
+        labels = _loops.connected_components(G.A, symmetric=G._given_kind == "undirected")
+    # the labels as a Vector of the graph's backend (SuiteSparse, which _jit.enabled() implies)
+    return adopt(Vector._from_bitmap("int64", np.ones(G.n, dtype=bool), labels, G.n))
 
 
 def _scc_structure(G):
@@ -502,8 +539,8 @@ def strongly_connected_components(A, *, seed=0):
         ``A[i, j]`` present means an edge i -> j; values (and explicit zeros) are ignored.
         A symmetric A gives its connected components.
     seed : int, default 0
-        Seed of the random vertex keys (the coloring phase on the CPU, the signatures on the
-        GPU); the result does not depend on it.
+        Seed of the random vertex keys (the coloring phase of the NumPy CPU backend, the
+        signatures on the GPU); the result does not depend on it.
 
     Returns
     -------
@@ -521,12 +558,12 @@ def strongly_connected_components(A, *, seed=0):
 
     Notes
     -----
-    Multistep (Slota, Rajamanickam, Madduri 2014): one trimming pass, the component of the
-    vertex of largest in-degree x out-degree by a backward search and a forward search inside
-    it, then coloring rounds. Each level of a search or step of a coloring round is one
-    product, so the cost follows the depth of the graph: on cnr-2000 about 370 products in
-    sequence (86 search levels, then 6 coloring rounds of 194 forward and 91 backward steps in
-    all), each a push from the vertices that changed.
+    With the NumPy CPU backend, Multistep (Slota, Rajamanickam, Madduri 2014): one trimming
+    pass, the component of the vertex of largest in-degree x out-degree by a backward search and
+    a forward search inside it, then coloring rounds. Each level of a search or step of a
+    coloring round is one product, so the cost follows the depth of the graph: on cnr-2000 about
+    370 products in sequence (86 search levels, then 6 coloring rounds of 194 forward and 91
+    backward steps in all), each a push from the vertices that changed.
 
     On the GPU a directed graph (fewer than 2**31 vertices) runs in one persistent kernel
     with a single device-to-host read: ECL-SCC's max-signature propagation (Alabandi et al.
@@ -539,6 +576,14 @@ def strongly_connected_components(A, *, seed=0):
     ``priorities(n, seed)``. A final minimum per component gives the same labels as the CPU
     path. cnr-2000 takes 6 rounds.
 
+    With the SuiteSparse CPU backend (and numba, which it brings), one compiled depth-first
+    search (:mod:`semiring.backends.cpu.components`): Tarjan's algorithm (1972) in Pearce's
+    space-efficient form (2016, ``PEA_FIND_SCC2``), with an explicit stack so that a path of
+    any length runs without recursion, then a pass that labels each component by its smallest
+    vertex: O(n + nnz) time, four int64 arrays and one bool array of n. The seed is not used.
+
+    An undirected graph (a symmetric A) takes :func:`connected_components` on every device.
+
     References
     ----------
     Slota, Rajamanickam, Madduri, "BFS and coloring-based parallel algorithms for strongly
@@ -546,7 +591,9 @@ def strongly_connected_components(A, *, seed=0):
     McLendon et al., J. Parallel Distrib. Comput. 65, 2005. Fleischer, Hendrickson, Pinar,
     IPDPS Workshops 2000. Barnat, Bauch, Brim, Ceska, "Computing strongly connected components
     in parallel on CUDA", IPDPS 2011. Alabandi, Sands, Biros, Burtscher, "A GPU algorithm for
-    detecting strongly connected components", SC 2023 (ECL-SCC).
+    detecting strongly connected components", SC 2023 (ECL-SCC). Tarjan, "Depth-first search
+    and linear graph algorithms", SIAM J. Comput. 1(2), 1972. Pearce, "A space-efficient
+    algorithm for finding strongly connected components", Inf. Process. Lett. 116(1), 2016.
 
     Examples
     --------
@@ -567,6 +614,8 @@ def strongly_connected_components(A, *, seed=0):
         return connected_components(G)
     if device == "gpu" and n <= GPU_MAX_VERTICES:
         return _scc_device(G, seed)
+    if device == "cpu" and _jit.enabled():
+        return _compiled(G, strong=True)
     S, ST, din, dout = _scc_structure(G)
     # trimming: a vertex with no in-edge or no out-edge is its own component
     # root<(din * dout) == 0> = i

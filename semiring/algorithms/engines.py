@@ -10,8 +10,10 @@ A traversal runs as one of
   on the CPU).
 
 ``engine="auto"`` (the default) picks "fused" where it can run and pays (on the CPU: graphs of
-average degree up to :data:`CPU_FUSED_MAX_DEGREE`; coloring's compiled loop, which runs only
-where :func:`semiring.backends.cpu._jit.enabled`, at any degree), else "algebra". :data:`REGISTRY` records
+average degree up to :data:`CPU_FUSED_MAX_DEGREE`; for a graph stored by SuiteSparse, whose
+whole-search engines are compiled loops, BFS at any degree and SSSP up to
+:data:`SUITESPARSE_FUSED_MAX_DEGREE`; coloring's compiled loop, which runs only where
+:func:`semiring.backends.cpu._jit.enabled`, at any degree), else "algebra". :data:`REGISTRY` records
 for every traversal which engines and strategies exist, on which devices, and which values of
 the other options each takes; :func:`select` checks a call against it and returns what runs,
 raising InvalidValue with one wording for one mistake whichever traversal makes it. The
@@ -20,6 +22,7 @@ backends take their strategy names from here.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from ..exceptions import InvalidValue
@@ -40,18 +43,36 @@ DEVICES = ("cpu", "gpu")
 #: geometric graphs (10.5) and 100x+ on paths, and 1.3-1.8x slower on Kronecker graphs (26-30),
 #: whose few levels are wide.
 CPU_FUSED_MAX_DEGREE = 16
-#: The same limit where the graph is stored by SuiteSparse:GraphBLAS, whose products cost less
-#: (BFS on cnr-2000, average degree 9.9: 33 ms by the algebra against 100 ms fused; on the New
-#: York road graph, degree 2.8: 121 ms against 27 ms; 2 cores).
-SUITESPARSE_FUSED_MAX_DEGREE = 4
+#: The same limit for SSSP where the graph is stored by SuiteSparse:GraphBLAS, whose products
+#: run multithreaded, and the whole-search engines are compiled loops
+#: (:mod:`semiring.backends.cpu.compiled_paths`). Medians of interleaved runs on the 2-core EPYC,
+#: fused against algebra: cnr-2000 (average degree 9.9) 34 against 73 ms; Kronecker scale 16
+#: (27.8) 33 against 38 ms; Kronecker scale 18 (29.0) 176-187 against 126-149 ms; Kronecker
+#: scale 16 with edge factor 64 (95), on a loaded machine, 51 ms of CPU time against 58 ms over
+#: the algebra's two threads. The crossing is near degree 28.
+SUITESPARSE_FUSED_MAX_DEGREE = 16
+#: BFS where the graph is stored by SuiteSparse: the compiled search
+#: (:mod:`semiring.backends.cpu.compiled_traversal`) at any average degree. It was the faster
+#: at every degree measured (2-core EPYC, fused against algebra): cnr-2000 (9.9) 18-21 against
+#: 35-39 ms; Kronecker scale 16 (27.8) 2.2 against 4.5 ms, scale 18 (29.0) 8.8-9.1 against
+#: 10.0-10.5 ms; scale 16 with edge factor 64 (95), on a loaded machine, 3 ms against 35 ms
+#: (18 ms of CPU time over the algebra's two threads). It also keeps its time on a loaded
+#: machine, where the products' threads wait on each other (Kronecker 18: 25 against 78 ms).
+SUITESPARSE_BFS_FUSED_MAX_DEGREE = math.inf
 
 
-def _cpu_fused_max_degree():
-    """:data:`CPU_FUSED_MAX_DEGREE`, or :data:`SUITESPARSE_FUSED_MAX_DEGREE` when new CPU
-    containers are SuiteSparse ones (inside an algorithm: its graph is)."""
-    from ..backends import cpu_backend
+def _cpu_fused_max_degree(what):
+    """The average degree up to which "auto" takes the CPU whole-search engine of traversal
+    ``what``: where the compiled loops run (new CPU containers are SuiteSparse ones, inside an
+    algorithm its graph is, and numba imports) :data:`SUITESPARSE_BFS_FUSED_MAX_DEGREE` for BFS
+    and :data:`SUITESPARSE_FUSED_MAX_DEGREE` for the others; else :data:`CPU_FUSED_MAX_DEGREE`."""
+    from ..backends.cpu import _jit
 
-    return SUITESPARSE_FUSED_MAX_DEGREE if cpu_backend() == "suitesparse" else CPU_FUSED_MAX_DEGREE
+    if not _jit.enabled():
+        return CPU_FUSED_MAX_DEGREE
+    return SUITESPARSE_BFS_FUSED_MAX_DEGREE if what == "bfs" else SUITESPARSE_FUSED_MAX_DEGREE
+
+
 #: The GPU kernels keep vertex ids in int32: graphs of fewer vertices than this.
 GPU_MAX_VERTICES = 2**31 - 1
 
@@ -229,8 +250,8 @@ def select(what, engine, strategy, device, n, nedges, **options):
     Choice
         The strategy when one is named; else "fused" or "algebra" as ``engine`` says ("auto":
         "fused" where it has no problem here, and on the CPU only for average degree up to
-        :data:`CPU_FUSED_MAX_DEGREE`, except a compiled loop: at any degree where compiled
-        loops are enabled).
+        :data:`CPU_FUSED_MAX_DEGREE`, or the SuiteSparse limits where SuiteSparse stores the
+        graph; a compiled-only choice at any degree where compiled loops are enabled).
 
     Raises
     ------
@@ -254,13 +275,15 @@ def select(what, engine, strategy, device, n, nedges, **options):
         if why:
             raise InvalidValue(why)
         return fused
-    if why or (device == "cpu" and device not in fused.compiled and nedges > _cpu_fused_max_degree() * n):
+    if why or (device == "cpu" and device not in fused.compiled and nedges > _cpu_fused_max_degree(what) * n):
         # on the CPU the whole-search engine wins where levels are many and small (roads,
         # meshes, long paths); on graphs of high average degree (few, wide levels) the
-        # algebra's products are faster
+        # algebra's products are faster (with SuiteSparse: for SSSP; the compiled BFS wins at
+        # every degree measured)
         return algebra
     return fused
 
 
 __all__ = ["ENGINES", "BFS_STRATEGIES", "SSSP_STRATEGIES", "SSSP_BELLMAN_FORD", "DEVICES", "REGISTRY", "Choice",
-           "Rule", "CPU_FUSED_MAX_DEGREE", "SUITESPARSE_FUSED_MAX_DEGREE", "GPU_MAX_VERTICES", "strategies", "runnable", "check_names", "select"]
+           "Rule", "CPU_FUSED_MAX_DEGREE", "SUITESPARSE_FUSED_MAX_DEGREE", "SUITESPARSE_BFS_FUSED_MAX_DEGREE",
+           "GPU_MAX_VERTICES", "strategies", "runnable", "check_names", "select"]

@@ -8,7 +8,9 @@
   relaxed once.
 - Whole-search engines (``engine="fused"``, picked by "auto" where they run): on the GPU one
   persistent near-far kernel (``semiring.backends.gpu.paths``), on the CPU
-  ``semiring.backends.cpu.paths`` (delta-stepping with compact buckets, worklist Bellman-Ford).
+  ``semiring.backends.cpu.paths`` (delta-stepping with compact buckets, worklist Bellman-Ford),
+  or the same searches as compiled loops (``semiring.backends.cpu.compiled_paths``) where the
+  SuiteSparse backend and numba are in use.
 - Weights of +inf: the search runs on the finite edges, then one reachability pass gives +inf
   to every vertex the whole graph reaches and the search did not (in min.plus such a vertex
   has the entry +inf; an unreached vertex has none). The bucket width is raised where it could
@@ -360,9 +362,11 @@ def sssp(A, source, *, method="auto", delta=None, parents=False, engine="auto", 
         backend call: on the GPU one persistent kernel (near-far worklists,
         ``semiring.backends.gpu.paths``; delta-stepping only), on the CPU
         ``semiring.backends.cpu.paths`` (delta-stepping with compact buckets, or a worklist
-        Bellman-Ford; small rounds as scalar loops, large ones vectorized). "auto" picks
-        "fused" where it applies (on the CPU for graphs of average degree up to
-        ``engines.CPU_FUSED_MAX_DEGREE``). Same distances either way.
+        Bellman-Ford; small rounds as scalar loops, large ones vectorized; compiled loops,
+        ``semiring.backends.cpu.compiled_paths``, where the SuiteSparse backend and numba are
+        in use). "auto" picks "fused" where it applies (on the CPU for graphs of average degree
+        up to ``engines.CPU_FUSED_MAX_DEGREE``, or ``SUITESPARSE_FUSED_MAX_DEGREE`` for a graph
+        stored by SuiteSparse). Same distances either way.
     strategy : str, optional
         None (default): ``method`` and ``engine`` decide, as above. A name runs that GPU work
         organization as its own level-synchronous implementation instead (CuPy kernels for a

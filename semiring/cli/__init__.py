@@ -1,6 +1,10 @@
-"""The ``semiring`` command: ``demo``, ``bench``, ``bfs``, ``sssp``, ``color``.
+"""The ``semiring`` command: ``demo``, ``bench`` and a command for every algorithm of
+:mod:`semiring.algorithms` (:data:`.parser.ALGORITHMS`: bfs, sssp, color, mis, components, scc,
+pagerank, triangles, louvain, mst, betweenness, partition, apsp).
 
-Vertices are 0-based everywhere; 1-based file formats are converted on read.
+Vertices are 0-based everywhere; 1-based file formats are converted on read. Steps that take
+longer than about half a second show a progress line on stderr when it is a terminal (not with
+``--quiet``).
 
 Every argument is checked when the command line is parsed; a bad one is a usage error. Errors
 are one line on stderr (``semiring: error: ...``, no traceback) with the exit statuses of
@@ -10,13 +14,12 @@ included) and OS errors on files. Any other exception is a bug and keeps its tra
 
 from __future__ import annotations
 
-import argparse
 import sys
 
 from ..exceptions import SemiringError
 from ..testing.validate import ValidationError
 from . import args as _a
-from . import graphs
+from . import output, parser, progress
 
 EXIT_FAILURE = 1  # the command could not complete
 EXIT_USAGE = 2  # a bad command line (as argparse)
@@ -27,84 +30,45 @@ EXIT_STATUSES = f"""exit status:
   0  success
   {EXIT_FAILURE}  the command failed: a graph file that cannot be read or is malformed, a graph too large
      for the memory free (checked before generating or reading it), a --source outside the
-     graph read from a file, an unavailable GPU, an --output that cannot be written
+     graph read from a file, an input the algorithm refuses (e.g. a directed graph where an
+     undirected one is needed), an unavailable GPU, an --output that cannot be written
   {EXIT_USAGE}  usage error: a bad argument, found before any work starts
   {EXIT_INVALID_RESULT}  a result failed its validation (a bug in semiring: please report it)
   {EXIT_INTERRUPTED}  interrupted (Ctrl-C)
 Errors are one line on stderr: "semiring: error: ..."."""
 
-SEED = _a.integer(0, 2**63 - 1)
-
 
 def _parser():
-    formatter = argparse.RawDescriptionHelpFormatter
-    p = _a.Parser(prog="semiring", description="GraphBLAS-style graph algorithms over semirings.",
-                  epilog=EXIT_STATUSES, formatter_class=formatter)
-    sub = p.add_subparsers(dest="command", required=True, metavar="{demo,bench,bfs,sssp,color}")
-
-    d = sub.add_parser("demo", help="a short tour of the algebra, checked against SciPy", epilog=EXIT_STATUSES,
-                       formatter_class=formatter)
-    from .demo import MAX_SIDE
-
-    d.add_argument("--side", type=_a.integer(1, MAX_SIDE), default=64,
-                   help=f"grid side, 1..{MAX_SIDE} (vertices = side**2; default 64)")
-    d.add_argument("--seed", type=SEED, default=0, help="weight seed, 0..2**63-1 (default 0)")
-
-    b = sub.add_parser("bench", help="BFS, SSSP and coloring on a Graph500 Kronecker graph, validated",
-                       epilog=EXIT_STATUSES, formatter_class=formatter)
-    b.add_argument("--scale", type=_a.integer(1, 31), default=16,
-                   help="log2 of the vertex count, 1..31 (default 16; the graphs must fit in memory)")
-    b.add_argument("--roots", type=_a.integer(0, 2**31), default=16,
-                   help="BFS searches from random vertices with an edge, 0..2**31 (default 16; 0 runs no BFS "
-                        "and says so; at most one per vertex with an edge)")
-    b.add_argument("--sssp-roots", type=_a.integer(0, 2**31), default=4,
-                   help="SSSP searches, 0..2**31 (default 4; 0 runs no SSSP and says so), from the first "
-                        "of the same random roots")
-    b.add_argument("--seed", type=SEED, default=0, help="graph and root seed, 0..2**63-1 (default 0)")
-    b.add_argument("--device", choices=("cpu", "gpu", "auto"), default="cpu")
-
-    for name, helptext in (("bfs", "breadth-first search"), ("sssp", "single-source shortest paths"),
-                           ("color", "graph coloring")):
-        c = sub.add_parser(name, help=helptext, epilog=EXIT_STATUSES, formatter_class=formatter)
-        c.add_argument("graph", type=_a.graph,
-                       help="a readable graph file (.mtx, .gr, .col, optionally .gz; any other name is a "
-                            f"whitespace edge list) or a generator spec: {graphs.SPEC_RANGES}")
-        c.add_argument("--device", choices=("cpu", "gpu", "auto"), default="cpu")
-        c.add_argument("--output", type=_a.output,
-                       help="write the result to a .csv or .mtx file (in an existing, writable directory)")
-        c.add_argument("--seed", type=SEED, default=0, help="generator and coloring seed, 0..2**63-1 (default 0)")
-        if name != "color":
-            c.add_argument("--source", type=_a.integer(0, 2**63 - 1), default=0,
-                           help="0-based source vertex, 0..n-1 for a graph of n vertices (default 0; checked "
-                                "before generating a graph, after reading a file)")
-    for name in ("bfs", "sssp"):
-        sub.choices[name].add_argument("--distributed", action="store_true",
-                                       help="run on the ranks of mpiexec (semiring.distributed), on kron:SCALE"
-                                            "[:EDGE_FACTOR] or a .mtx/.gr file: "
-                                            "mpiexec -n 2 semiring bfs kron:22 --distributed")
-    sub.choices["bfs"].add_argument("--parents", action="store_true", help="also compute (and write) parents")
-    sub.choices["bfs"].add_argument("--direction", choices=("auto", "push", "pull"), default="auto")
-    sub.choices["sssp"].add_argument("--method", choices=("auto", "bellman_ford", "delta_stepping"), default="auto",
-                                     help="default auto; --distributed runs delta_stepping only")
-    sub.choices["sssp"].add_argument("--delta", type=_a.positive_float, default=None,
-                                     help="delta-stepping bucket width, a positive finite number "
-                                          "(default: chosen from the weights; not with --method bellman_ford)")
-    sub.choices["color"].add_argument("--method", choices=("jones_plassmann", "luby", "greedy"),
-                                      default="jones_plassmann")
-    return p
+    return parser.build(EXIT_STATUSES)
 
 
 def _check_combinations(args):
     """Usage errors that involve more than one argument."""
     prog = f"semiring {args.command}"
     spec = getattr(args, "graph", None)
+    n = spec.vertices if spec is not None else None
     source = getattr(args, "source", None)
-    if source is not None and spec.vertices is not None and source >= spec.vertices:
-        raise _a.UsageError(f"argument --source: expected a vertex in 0..{spec.vertices - 1} of {spec.text} "
+    if source is not None and n is not None and source >= n:
+        raise _a.UsageError(f"argument --source: expected a vertex in 0..{n - 1} of {spec.text} "
                             f"(0-based); given {source}", prog)
+    sources = getattr(args, "sources", None)
+    if sources is not None and n is not None and max(sources) >= n:
+        raise _a.UsageError(f"argument --sources: expected vertices in 0..{n - 1} of {spec.text} "
+                            f"(0-based); given {max(sources)}", prog)
+    for option in ("parts", "samples"):
+        value = getattr(args, option, None)
+        if value is not None and n is not None and value > n:
+            raise _a.UsageError(f"argument --{option}: expected 1..{n} for {spec.text} ({n:,} vertices); "
+                                f"given {value}", prog)
+    if getattr(args, "output", None) and output.format_of(args.output, args.format) is None:
+        raise _a.UsageError(f"argument --output: expected a .csv or .mtx file name (optionally .gz), or "
+                            f"--format csv|mtx; given {args.output!r}", prog)
     if args.command == "sssp" and args.delta is not None and args.method == "bellman_ford":
         raise _a.UsageError(f"argument --delta: expected with --method delta_stepping or auto; given "
                             f"--delta {args.delta:g} with --method bellman_ford", prog)
+    if args.command == "partition" and args.method == "kernighan_lin" and args.parts != 2:
+        raise _a.UsageError(f"argument --parts: expected 2 with --method kernighan_lin (a bisection); "
+                            f"given {args.parts}", prog)
     if not getattr(args, "distributed", False):
         return
     stem = spec.text.lower().removesuffix(".gz")
@@ -114,6 +78,12 @@ def _check_combinations(args):
     if args.command == "sssp" and args.method not in ("auto", "delta_stepping"):
         raise _a.UsageError(f"argument --method: expected auto or delta_stepping with --distributed; "
                             f"given {args.method}", prog)
+    if args.symmetrize:
+        raise _a.UsageError("argument --symmetrize: not with --distributed; given --symmetrize --distributed",
+                            prog)
+    if args.command == "sssp" and args.parents:
+        raise _a.UsageError("argument --parents: not with --distributed (the distributed SSSP computes "
+                            "distances only); given --parents --distributed", prog)
 
 
 def _device(name):
@@ -126,6 +96,7 @@ def _device(name):
 
 
 def _run(args):
+    progress.configure(quiet=args.quiet)
     if hasattr(args, "device"):
         args.device = _device(args.device)
     if args.command == "demo":
@@ -140,9 +111,10 @@ def _run(args):
         from . import distributed
 
         return distributed.run(args)
-    from . import run
+    from . import analyze, run
 
-    return {"bfs": run.cmd_bfs, "sssp": run.cmd_sssp, "color": run.cmd_color}[args.command](args)
+    command = getattr(run, f"cmd_{args.command}", None) or getattr(analyze, f"cmd_{args.command}")
+    return command(args)
 
 
 def _os_message(exc):

@@ -73,11 +73,42 @@ def graph(text):
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
+def real(lo, hi):
+    """An argparse type: a finite number in [lo, hi] (``hi`` None: no upper bound)."""
+    expected = f"a finite number in [{lo:g}, {hi:g}]" if hi is not None else f"a finite number >= {lo:g}"
+
+    def parse(text):
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected {expected}; given {_shown(text)}") from None
+        if not (math.isfinite(value) and lo <= value and (hi is None or value <= hi)):
+            raise argparse.ArgumentTypeError(f"expected {expected}; given {_shown(text)}")
+        return value
+
+    return parse
+
+
+def vertex_list(text):
+    """An argparse type: comma-separated distinct 0-based vertices (``0,5,17``)."""
+    parts = text.split(",")
+    if not all(_DIGITS.fullmatch(p) and not p.startswith(("+", "-")) and len(p.lstrip("0")) <= 19
+               for p in parts) or len(text) > 10**7:
+        raise argparse.ArgumentTypeError(f"expected comma-separated 0-based vertices (e.g. 0,5,17); "
+                                         f"given {_shown(text)}")
+    vertices = [int(p) for p in parts]
+    if len(set(vertices)) != len(vertices):
+        seen = set()
+        twice = next(v for v in vertices if v in seen or seen.add(v))
+        raise argparse.ArgumentTypeError(f"expected distinct vertices; given {_shown(text)} ({twice} twice)")
+    return vertices
+
+
 def output(text):
-    """An argparse type: a ``.csv`` or ``.mtx`` file name that can be created (its directory
-    exists and is writable; it is not a directory itself)."""
-    if not text.lower().endswith((".csv", ".mtx")):
-        raise argparse.ArgumentTypeError(f"expected a .csv or .mtx file name; given {text!r}")
+    """An argparse type: a file name that can be created (its directory exists and is writable;
+    it is not a directory itself). Its suffix is checked with --format (see ``main``)."""
+    if not text:
+        raise argparse.ArgumentTypeError("expected a file name; given ''")
     if os.path.isdir(text):
         raise argparse.ArgumentTypeError(f"expected a .csv or .mtx file name; given {text!r}, a directory")
     parent = os.path.dirname(text) or os.curdir

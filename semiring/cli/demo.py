@@ -14,6 +14,8 @@ import scipy.sparse.csgraph as csgraph
 
 import semiring as sr
 
+from . import progress
+
 
 #: the largest --side: side**2 vertices within the generators' MAX_VERTICES
 MAX_SIDE = math.isqrt(sr.generators.MAX_VERTICES)
@@ -62,24 +64,27 @@ def _bellman_ford(A, source):
 def demo(side=64, seed=0, out=None):
     """Run the algebra tour; returns 0 if every result matched SciPy."""
     out = sys.stdout if out is None else out
-    A = _grid(side, seed)
-    S = A.to_scipy()
+    with progress.phase(f"generating grid2d:{side}"):
+        A = _grid(side, seed)
+        S = A.to_scipy()
     print(f"semiring {sr.__version__} demo: {side}x{side} grid, {A.nrows} vertices, {A.nvals} edges", file=out)
     ok = True
 
-    t0 = time.perf_counter()
-    level = _bfs_levels(A, 0)
-    t1 = time.perf_counter()
-    want = csgraph.shortest_path(S, unweighted=True, indices=0)
+    with progress.phase("bfs"):
+        t0 = time.perf_counter()
+        level = _bfs_levels(A, 0)
+        t1 = time.perf_counter()
+        want = csgraph.shortest_path(S, unweighted=True, indices=0)
     good = np.array_equal(level.to_dense(-1), want.astype(np.int64))
     ok &= good
     print(f"  BFS levels (masked vxm, any_pair): depth {level.to_dense().max()}, "
           f"{1e3 * (t1 - t0):.1f} ms, matches scipy: {good}", file=out)
 
-    t0 = time.perf_counter()
-    dist = _bellman_ford(A, 0)
-    t1 = time.perf_counter()
-    want = csgraph.dijkstra(S, indices=0)
+    with progress.phase("bellman-ford"):
+        t0 = time.perf_counter()
+        dist = _bellman_ford(A, 0)
+        t1 = time.perf_counter()
+        want = csgraph.dijkstra(S, indices=0)
     good = np.allclose(dist.to_dense(np.inf), want)
     ok &= good
     print(f"  SSSP (Bellman-Ford, min_plus): max distance {dist.to_dense().max():.0f}, "
@@ -91,8 +96,9 @@ def demo(side=64, seed=0, out=None):
     print(f"  degrees (reduce_rowwise, plus): min {deg.to_dense(0).min()}, max {deg.to_dense(0).max()}, "
           f"matches scipy: {good}", file=out)
 
-    # C<A.S> = A plus.pair A: C(i,j) counts the wedges i-k-j closed by the edge i-j
-    tri = sr.mxm(A, A, sr.semirings.plus_pair, mask=A.S)
+    with progress.phase("triangles"):
+        # C<A.S> = A plus.pair A: C(i,j) counts the wedges i-k-j closed by the edge i-j
+        tri = sr.mxm(A, A, sr.semirings.plus_pair, mask=A.S)
     count = int(sr.reduce_scalar(tri.dup("int64"), sr.monoid.plus)) // 6
     P = (S != 0).astype(np.int64)
     want = int((P @ P).multiply(P).sum()) // 6

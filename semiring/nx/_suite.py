@@ -45,6 +45,16 @@ MODULES = (
     "networkx.algorithms.community.tests."
     + ("test_bipartitions" if importlib.util.find_spec("networkx.algorithms.community.bipartitions")
        else "test_kernighan_lin"),
+    # structure
+    "networkx.algorithms.tests.test_core",
+    "networkx.algorithms.tests.test_dag",
+    "networkx.algorithms.tests.test_isolate",
+    "networkx.algorithms.bipartite.tests.test_basic",
+    "networkx.algorithms.tests.test_bridges",
+    "networkx.algorithms.tree.tests.test_recognition",
+    "networkx.algorithms.community.tests.test_label_propagation",
+    "networkx.generators.tests.test_ego",
+    "networkx.algorithms.operators.tests.test_unary",
 )
 _OUTCOMES = ("passed", "failed", "xfailed", "xpassed", "skipped", "errors", "error", "deselected", "warnings")
 

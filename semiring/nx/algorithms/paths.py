@@ -82,10 +82,7 @@ def adjacency(G, weight=None, *, reverse=False):
     if weight is None:
         return indptr, indices, np.ones(indices.shape[0], dtype=np.int64)
     engine = G.weighted(weight, reverse=reverse)
-    # keyed by the order arrays too: relabelled graphs share the weight matrices, not the order
-    # (the cached tuple keeps the arrays alive, so their ids stay theirs)
-    key = ("nx_ordered_weights", id(indptr), id(indices))
-    return engine.cached(key, lambda: (indptr, indices, _aligned(engine.A, indptr, indices)))
+    return engine.cached("nx_ordered_weights", lambda: (indptr, indices, _aligned(engine.A, indptr, indices)))
 
 
 def _aligned(W, indptr, indices):

@@ -21,9 +21,33 @@ from .shortest_paths import (
 from .traversal import bfs_edges, bfs_layers, bfs_tree, descendants_at_distance
 from .tree import minimum_spanning_tree
 
+# structure
+from .biconnected import (
+    articulation_points, biconnected_component_edges, biconnected_components, bridges, has_bridges, is_biconnected,
+    local_bridges,
+)
+from .bipartite import color, is_bipartite, is_bipartite_node_set, sets
+from .community import label_propagation_communities
+from .components import (
+    attracting_components, condensation, is_attracting_component, is_semiconnected, number_attracting_components,
+)
+from .cores import core_number, k_core, k_corona, k_crust, k_shell, k_truss, onion_layers
+from .dag import (
+    dag_longest_path, dag_longest_path_length, has_cycle, is_aperiodic, is_directed_acyclic_graph,
+    lexicographical_topological_sort, topological_generations, topological_sort, transitive_closure_dag,
+    transitive_reduction,
+)
+from .ego import ego_graph
+from .isolates import is_isolate, isolates, number_of_isolates, number_of_selfloops
+from .operators import complement, reverse
+from .recognition import is_arborescence, is_branching, is_forest, is_tree
+from .relabel import (
+    compose, compose_all, convert_node_labels_to_integers, disjoint_union, disjoint_union_all, relabel_nodes, union,
+    union_all,
+)
+
 # paths
 from .edge_traversal import bfs_labeled_edges, edge_bfs
-from .relabel import convert_node_labels_to_integers, relabel_nodes
 from .shortest_paths import (
     all_pairs_all_shortest_paths, all_pairs_bellman_ford_path, all_pairs_bellman_ford_path_length, all_pairs_dijkstra,
     all_pairs_dijkstra_path, all_pairs_dijkstra_path_length, all_pairs_shortest_path, all_shortest_paths,
@@ -36,9 +60,7 @@ from .shortest_paths import (
     single_source_bellman_ford_path_length, single_source_dijkstra, single_source_dijkstra_path,
     single_source_shortest_path, single_target_shortest_path, single_target_shortest_path_length,
 )
-from .traversal import (
-    ancestors, bfs_predecessors, bfs_successors, descendants, node_connected_component,
-)
+from .traversal import ancestors, bfs_predecessors, bfs_successors, descendants, node_connected_component
 
 __all__ = [
     "bfs_edges", "bfs_tree", "bfs_layers", "descendants_at_distance",
@@ -52,6 +74,22 @@ __all__ = [
     "minimum_spanning_tree", "betweenness_centrality",
     "louvain_communities", "modularity",
     "kernighan_lin_bisection",
+    # structure
+    "core_number", "k_core", "k_shell", "k_crust", "k_corona", "k_truss", "onion_layers",
+    "topological_generations", "topological_sort", "lexicographical_topological_sort", "is_directed_acyclic_graph",
+    "has_cycle", "dag_longest_path", "dag_longest_path_length", "transitive_closure_dag", "transitive_reduction",
+    "is_aperiodic",
+    "is_bipartite", "color", "sets", "is_bipartite_node_set",
+    "articulation_points", "biconnected_components", "biconnected_component_edges", "is_biconnected", "bridges",
+    "has_bridges", "local_bridges",
+    "isolates", "is_isolate", "number_of_isolates", "number_of_selfloops",
+    "condensation", "attracting_components", "number_attracting_components", "is_attracting_component",
+    "is_semiconnected",
+    "label_propagation_communities",
+    "ego_graph", "complement", "reverse",
+    "is_tree", "is_forest", "is_arborescence", "is_branching",
+    "relabel_nodes", "convert_node_labels_to_integers", "compose", "compose_all", "union", "union_all",
+    "disjoint_union", "disjoint_union_all",
     # paths
     "shortest_path", "has_path", "average_shortest_path_length", "all_shortest_paths",
     "single_source_all_shortest_paths", "all_pairs_all_shortest_paths",
@@ -65,6 +103,5 @@ __all__ = [
     "all_pairs_bellman_ford_path", "all_pairs_bellman_ford_path_length", "goldberg_radzik", "negative_edge_cycle",
     "johnson", "floyd_warshall_predecessor_and_distance", "floyd_warshall_numpy", "astar_path", "astar_path_length",
     "bfs_predecessors", "bfs_successors", "descendants", "ancestors",
-    "node_connected_component", "convert_node_labels_to_integers", "relabel_nodes", "edge_bfs",
-    "bfs_labeled_edges",
+    "node_connected_component", "edge_bfs", "bfs_labeled_edges",
 ]

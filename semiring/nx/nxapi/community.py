@@ -13,13 +13,18 @@ self-loop convention exactly.
 from __future__ import annotations
 
 import random
+from collections import defaultdict
 
 import numpy as np
 from networkx.algorithms.community.quality import NotAPartition
 
 from ... import algorithms as _alg
+from ... import core as _core
 from ...backends._xp import asnumpy
+from ...core.matrix import Matrix
 from ...core.vector import Vector
+from ...ops import semiring as _semirings
+from ...ops import unary
 from ._common import checked_by, entries, is_int, real_reason, weight_reason
 
 
@@ -121,4 +126,95 @@ def _hashable(v):
     return True
 
 
-__all__ = ["louvain_communities", "modularity"]
+# label propagation ------------------------------------------------------------------------------
+# networkx's semi-synchronous label propagation (Cordasco and Gargano 2010): the nodes are split
+# into the colour classes of networkx's largest-first greedy colouring (the engine's, which is
+# the same colouring), and each round updates the classes one after the other, all nodes of a
+# class at once (they are never adjacent, so this is networkx's sweep exactly). A node's label
+# counts among its neighbours are one product with the label indicator L (L(u, label(u)) = 1):
+# ``F = A(class, :) plus.pair L``; the most frequent labels are where F reaches its row maximum
+# (``reduce_rowwise(F, max)``); a node keeps its label if it is among them, else takes the
+# largest (networkx's "Prec-Max" rule). The rounds stop once every node with neighbours holds one
+# of its most frequent labels.
+
+
+def _propagation_reason(G):
+    if G.is_multigraph():
+        return "a multigraph: networkx's colouring orders nodes by degree counting parallel edges"
+    return None
+
+
+def _label_matrix(labels, device):
+    n = labels.shape[0]
+    return Matrix.from_coo(np.arange(n, dtype=np.int64), labels, np.ones(n, dtype=np.int64), nrows=n, ncols=n,
+                           dtype="int64", device=device)
+
+
+def _counts(A, rows, L):
+    """COO (row, label, count) of ``F = A(rows, :) plus.pair L``, rows numbered as in ``rows``
+    (all rows when None)."""
+    P = A if rows is None else _core.extract(A, rows, None)
+    return tuple(asnumpy(a) for a in _core.mxm(P, L, _semirings.plus_pair).to_coo())
+
+
+def _best(r, c, x, size):
+    """Per row: whether each entry is a most frequent label (x equals the row maximum)."""
+    top = np.zeros(size, dtype=x.dtype)
+    np.maximum.at(top, r, x)
+    return x == top[r]
+
+
+def _settled(A, labels, L):
+    """Whether every node with neighbours holds one of its most frequent labels."""
+    n = labels.shape[0]
+    r, c, x = _counts(A, None, L)
+    best = _best(r, c, x, n)
+    own = np.zeros(n, dtype=bool)
+    own[r[best & (c == labels[r])]] = True
+    has = np.zeros(n, dtype=bool)
+    has[r] = True
+    return bool(np.all(own | ~has))
+
+
+@checked_by(_propagation_reason)
+def label_propagation_communities(G):
+    """networkx.community.label_propagation_communities: the communities as node sets, in order
+    of their first node (a ``dict_values``, as networkx returns).
+
+    Declines graphs with self-loops (networkx's colouring counts them in the degree order;
+    networkx rejects directed graphs before dispatching).
+    """
+    n = len(G)
+    if G.has_self_loops():
+        raise NotImplementedError("self-loops: networkx's colouring counts them twice in its degree order")
+    labels = np.arange(n, dtype=np.int64)
+    if n:
+        colour = asnumpy(_alg.coloring(G.structure, method="greedy").to_dense()).astype(np.int64)
+        order = np.argsort(-np.diff(G.order[0]), kind="stable")  # networkx's largest-first order
+        _, first = np.unique(colour[order], return_index=True)
+        classes = [np.sort(np.flatnonzero(colour == colour[order[f]])) for f in np.sort(first)]
+        A = _core.apply(G.structure.A, unary.one).dup("int64")
+        L = _label_matrix(labels, G.device)
+        while not _settled(A, labels, L):
+            for members in classes:
+                r, c, x = _counts(A, members, L)
+                if not r.shape[0]:
+                    continue
+                best = _best(r, c, x, members.shape[0])
+                r, c = r[best], c[best]
+                own = labels[members]
+                keep = np.zeros(members.shape[0], dtype=bool)
+                keep[r[c == own[r]]] = True
+                top = np.full(members.shape[0], -1, dtype=np.int64)
+                np.maximum.at(top, r, c)
+                move = ~keep & (top >= 0)
+                if move.any():
+                    labels[members[move]] = top[move]
+                    L = _label_matrix(labels, G.device)
+    clusters = defaultdict(set)
+    for v, label in zip(G.nodes, labels.tolist()):
+        clusters[label].add(v)
+    return clusters.values()
+
+
+__all__ = ["louvain_communities", "modularity", "label_propagation_communities"]

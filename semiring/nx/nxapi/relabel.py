@@ -1,14 +1,12 @@
-"""networkx.relabel_nodes (copy=True) and convert_node_labels_to_integers on a backend graph:
-new labels, the same matrices.
+"""networkx's ``relabel_nodes`` (a copy), ``convert_node_labels_to_integers`` and the binary
+operators ``compose``, ``union``, ``disjoint_union`` (and their ``_all`` forms): graphs rebuilt
+from backend graphs as networkx builds them (its ``add_nodes_from`` and ``add_edges_from``
+calls in its order, ``semiring.nx.nxapi._graphs``).
 
-Relabelling changes no edge: the result shares the adjacency and weight matrices of the input
-and only replaces the labels (node i becomes ``first_label`` plus its position in the ordering),
-keeping networkx's node order (the input's, relabelled). networkx builds the new graph by adding
-the input's edges in ``G.edges`` order, which reorders neighbours: a directed graph's
-predecessors come in node order, and an undirected node lists its neighbours that come before it
-in node order first (in node order), then the others in its own order. The neighbour order of
-the result is rebuilt that way (:func:`_rebuilt_order`), so later searches on it follow
-networkx's order on networkx's relabelled graph.
+These compute nothing beyond the relabelling (the degree orderings read the engine's degrees);
+they let the backend return the graphs networkx's own tests build their inputs with. Multigraphs
+decline (their edge keys are not held), as do node attributes and edge attributes the backend
+graph does not hold.
 """
 
 from __future__ import annotations
@@ -16,113 +14,225 @@ from __future__ import annotations
 import networkx as nx
 import numpy as np
 
-from ..graph import Graph
+from ...backends._xp import asnumpy
 from ._common import checked_by, is_int
-
-_ORDERINGS = ("default", "sorted", "increasing degree", "decreasing degree")
-
-
-def _graph_reason(G):
-    """Why the relabelled backend graph would not carry all of networkx graph G, or None."""
-    if isinstance(G, nx.Graph):
-        if G.is_multigraph():
-            return "a multigraph's edge keys are not held by the backend graph"
-        if any(G._node[v] for v in G._node):
-            return "the graph has node attributes; the backend graph holds none"
-        if any(d for _, nbrs in G._adj.items() for d in nbrs.values()):
-            return "the graph has edge attributes; the relabelled backend graph would not carry all of them"
-    return None
+from ._graphs import attribute_reason, edge_values, nx_class
 
 
-def _reason(G, first_label=0, ordering="default", label_attribute=None):
-    if label_attribute is not None:
-        return "label_attribute sets node attributes; the backend graph holds none"
-    if ordering in ("increasing degree", "decreasing degree"):
-        return f"ordering={ordering!r} sorts (degree, node) pairs in Python; the backend relabels by position only"
-    if not is_int(first_label):
-        return f"first_label must be an int; given {first_label!r}"
-    return _graph_reason(G)
+def _reason(G):
+    if G.is_multigraph():
+        return "a multigraph's edge keys are not held by the backend graph"
+    return attribute_reason(G)
 
 
-def _rebuilt_order(G):
-    """(order, pred_order) of the graph networkx builds from ``G.edges`` (see the module docstring)."""
+def edges_order(G):
+    """(rows, cols) of ``G.edges()`` in networkx's order (an undirected edge once, from the
+    endpoint that comes first in G's node order)."""
     indptr, indices = G.order
     n = len(G)
-    tail = np.repeat(np.arange(n, dtype=np.int64), np.diff(indptr))
+    rows = np.repeat(np.arange(n, dtype=np.int64), np.diff(indptr))
     if G.is_directed():
-        o = np.lexsort((tail, indices))  # by head, then tail in node order
-        ptr = np.zeros(n + 1, dtype=np.int64)
-        np.cumsum(np.bincount(indices, minlength=n), out=ptr[1:])
-        return G.order, (ptr, tail[o])
-    pos = np.arange(indices.shape[0], dtype=np.int64) - indptr[tail]
-    later = indices >= tail
-    # within each row: earlier neighbours by node order, then the rest in the row's own order
-    o = np.lexsort((np.where(later, pos, indices), later, tail))
-    return (indptr, indices[o]), None
+        return rows, indices
+    keep = indices >= rows
+    return rows[keep], indices[keep]
 
 
-def _relabel(G, labels):
-    order, pred_order = _rebuilt_order(G)
-    return Graph(labels, G.structure, G.weights, order, pred_order, directed=G.is_directed(),
-                 multigraph=G.is_multigraph(), graph=G.graph)
+def _add(R, G, labels):
+    """networkx's ``R.graph.update(G.graph); R.add_nodes_from(G.nodes(data=True));
+    R.add_edges_from(G.edges(data=True))`` with G's node i named ``labels[i]``."""
+    R.graph.update(G.graph)
+    R.add_nodes_from(labels)
+    rows, cols = edges_order(G)
+    us = [labels[i] for i in rows.tolist()]
+    vs = [labels[i] for i in cols.tolist()]
+    data = edge_values(G, rows, cols)
+    R.add_edges_from(zip(us, vs) if data is None else zip(us, vs, data))
 
 
-def _new_labels(G, mapping):
-    if callable(mapping):
-        return [mapping(v) for v in G]
-    return [mapping.get(v, v) for v in G]
+def _degree(G):
+    """networkx's degree of each node (a self-loop counts twice) from the engine's degrees."""
+    S = G.structure
+    deg = asnumpy(S.out_degree.to_dense(0)).astype(np.int64)
+    if G.is_directed():
+        return deg + asnumpy(S.in_degree.to_dense(0)).astype(np.int64)
+    rows, cols, _ = (asnumpy(a) for a in S.A.to_coo())
+    loops = rows[rows == cols]
+    deg[loops] += 1
+    return deg
+
+
+def _convert_reason(G, first_label=0, ordering="default", label_attribute=None):
+    if not is_int(first_label):
+        return f"first_label must be an int; given {first_label!r}"
+    return _reason(G)
+
+
+@checked_by(_convert_reason)
+def convert_node_labels_to_integers(G, first_label=0, ordering="default", label_attribute=None):
+    """networkx.convert_node_labels_to_integers: G with its nodes numbered from ``first_label``
+    by ``ordering`` ("default", "sorted", "increasing degree", "decreasing degree"), nodes and
+    edges in G's order; the old labels in ``label_attribute`` when given.
+
+    Raises networkx.NetworkXError for an unknown ordering (and TypeError where networkx's sorts
+    meet labels that do not compare).
+    """
+    nodes = G.nodes
+    n = len(nodes)
+    first_label = int(first_label)
+    if ordering == "default":
+        mapping = dict(zip(nodes, range(first_label, first_label + n)))
+    elif ordering == "sorted":
+        mapping = dict(zip(sorted(nodes), range(first_label, first_label + n)))
+    elif ordering in ("increasing degree", "decreasing degree"):
+        pairs = sorted(zip(_degree(G).tolist(), nodes)) if n else []
+        if ordering == "decreasing degree":
+            pairs.reverse()
+        mapping = dict(zip([v for _, v in pairs], range(first_label, first_label + n)))
+    else:
+        raise nx.NetworkXError(f"Unknown node ordering: {ordering}")
+    H = _relabelled(G, [mapping[v] for v in nodes])
+    if label_attribute is not None:  # networkx's set_node_attributes(H, {new: old}, label_attribute)
+        for old, new in mapping.items():
+            H._node[new][label_attribute] = old
+    return H
 
 
 def _relabel_reason(G, mapping, copy=True):
-    if not copy:
-        return "copy=False relabels the networkx graph in place"
-    if not (callable(mapping) or hasattr(mapping, "get")):
-        return f"mapping must be a dict-like or a callable; given {type(mapping).__name__}"
-    reason = _graph_reason(G)
-    if reason:
-        return reason
-    try:
-        labels = _new_labels(G, mapping)
-        distinct = len(set(labels)) == len(labels)
-    except Exception as exc:  # noqa: BLE001 (the user's mapping: networkx raises what it raises)
-        return f"the mapping raised {type(exc).__name__}; networkx reports it"
-    if not distinct:
-        return "the mapping merges nodes; the backend relabels one to one"
-    return None
+    if copy is not True:
+        return "copy=False relabels the networkx graph in place; the backend holds a converted copy"
+    if not callable(mapping) and not isinstance(mapping, dict):
+        return f"mapping must be a dict or a callable; given {type(mapping).__name__}"
+    return _reason(G)
+
+
+def _relabelled(G, labels):
+    """networkx's ``_relabel_copy`` with G's node i renamed ``labels[i]`` (labels may merge)."""
+    H = nx_class(G)()
+    H.add_nodes_from(labels)
+    rows, cols = edges_order(G)
+    data = edge_values(G, rows, cols)
+    us, vs = [labels[i] for i in rows.tolist()], [labels[i] for i in cols.tolist()]
+    H.add_edges_from(zip(us, vs) if data is None else zip(us, vs, data))
+    H.graph.update(G.graph)
+    return H
 
 
 @checked_by(_relabel_reason)
 def relabel_nodes(G, mapping, copy=True):
-    """networkx.relabel_nodes with ``copy=True`` and a one-to-one mapping: a new graph with node v
-    labelled ``mapping[v]`` (v where absent; ``mapping(v)`` for a callable), node order, edges and
-    graph attributes kept."""
-    reason = _relabel_reason(G, mapping, copy)
-    if reason:
-        raise NotImplementedError(reason)
-    return _relabel(G, _new_labels(G, mapping))
+    """networkx.relabel_nodes with ``copy=True``: a new graph with each node n named
+    ``mapping.get(n, n)`` (``mapping(n)`` for a callable), in G's order."""
+    if callable(mapping):
+        mapping = {v: mapping(v) for v in G.nodes}
+    return _relabelled(G, [mapping.get(v, v) for v in G.nodes])
 
 
-@checked_by(_reason)
-def convert_node_labels_to_integers(G, first_label=0, ordering="default", label_attribute=None):
-    """networkx.convert_node_labels_to_integers: the same graph with nodes labelled
-    ``first_label, first_label + 1, ...`` in G's order ("default") or in sorted order of the old
-    labels ("sorted"); node order, edges and graph attributes kept.
+def _pair_reason(G, H):
+    return _reason(G) or _reason(H)
 
-    Raises networkx.NetworkXError for an unknown ordering.
+
+def _list_reason(graphs):
+    if not isinstance(graphs, (list, tuple)):
+        return f"graphs must be a list or tuple (an iterator would be consumed); given {type(graphs).__name__}"
+    for G in graphs:
+        why = _reason(G)
+        if why:
+            return why
+    return None
+
+
+def _kinds(R, G):
+    if G.is_directed() != R.is_directed():
+        raise nx.NetworkXError("All graphs must be directed or undirected.")
+    if G.is_multigraph() != R.is_multigraph():
+        raise nx.NetworkXError("All graphs must be graphs or multigraphs.")
+
+
+def _compose(graphs):
+    R = None
+    for i, G in enumerate(graphs):
+        if i == 0:
+            R = nx_class(G)()
+        else:
+            _kinds(R, G)
+        _add(R, G, G.nodes)
+    if R is None:
+        raise ValueError("cannot apply compose_all to an empty list")
+    return R
+
+
+def _union(graphs, rename=(), *, what="union_all"):
+    """networkx's union_all over (graph, labels) pairs: ``labels`` names each graph's nodes."""
+    R = None
+    seen = set()
+    names = list(rename)
+    for i, (G, labels) in enumerate(graphs):
+        prefix = names[i] if i < len(names) else None
+        if prefix is not None:
+            labels = [f"{prefix}{x}" for x in labels]
+        here = set(labels)
+        if i == 0:
+            R = nx_class(G)()
+        else:
+            _kinds(R, G)
+            if not seen.isdisjoint(here):
+                raise nx.NetworkXError("The node sets of the graphs are not disjoint.\n"
+                                       "Use `rename` to specify prefixes for the graphs or use\n"
+                                       "disjoint_union(G1, G2, ..., GN).")
+        seen |= here
+        _add(R, G, labels)
+    if R is None:
+        raise ValueError(f"cannot apply {what} to an empty list")
+    return R
+
+
+def _numbered(graphs):
+    first = 0
+    for G in graphs:
+        yield G, list(range(first, first + len(G)))
+        first += len(G)
+
+
+@checked_by(_pair_reason)
+def compose(G, H):
+    """networkx.compose: G's nodes and edges, then H's (H's attributes win), G's class.
+
+    Raises networkx.NetworkXError when one graph is directed and the other not.
     """
-    if ordering not in _ORDERINGS:
-        raise nx.NetworkXError(f"Unknown node ordering: {ordering}")
-    reason = _reason(G, first_label, ordering, label_attribute)
-    if reason:
-        raise NotImplementedError(reason)
-    n = len(G)
-    first = int(first_label)
-    if ordering == "default":
-        labels = list(range(first, first + n))
-    else:
-        rank = {v: first + i for i, v in enumerate(sorted(G.nodes))}
-        labels = [rank[v] for v in G.nodes]
-    return _relabel(G, labels)
+    return _compose([G, H])
 
 
-__all__ = ["convert_node_labels_to_integers", "relabel_nodes"]
+@checked_by(lambda graphs: _list_reason(graphs))
+def compose_all(graphs):
+    """networkx.compose_all. Raises ValueError for no graphs, networkx.NetworkXError for graphs
+    of different kinds."""
+    return _compose(graphs)
+
+
+@checked_by(lambda G, H, rename=(): _pair_reason(G, H))
+def union(G, H, rename=()):
+    """networkx.union: G's and H's nodes (prefixed by ``rename``), which must be disjoint."""
+    return _union([(G, G.nodes), (H, H.nodes)], rename)
+
+
+@checked_by(lambda graphs, rename=(): _list_reason(graphs))
+def union_all(graphs, rename=()):
+    """networkx.union_all. Raises networkx.NetworkXError for node sets that meet or graphs of
+    different kinds, ValueError for no graphs."""
+    return _union([(G, G.nodes) for G in graphs], rename)
+
+
+@checked_by(_pair_reason)
+def disjoint_union(G, H):
+    """networkx.disjoint_union: G's nodes numbered 0..len(G)-1 and H's from len(G), in their
+    node orders, with their edges and attributes."""
+    return _union(_numbered([G, H]))
+
+
+@checked_by(lambda graphs: _list_reason(graphs))
+def disjoint_union_all(graphs):
+    """networkx.disjoint_union_all."""
+    return _union(_numbered(graphs))
+
+
+__all__ = ["relabel_nodes", "convert_node_labels_to_integers", "compose", "compose_all", "union", "union_all",
+           "disjoint_union", "disjoint_union_all", "edges_order"]
