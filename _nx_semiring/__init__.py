@@ -136,6 +136,67 @@ FUNCTIONS = {
     "union": "As compose; the node sets must be disjoint.",
     "union_all": "As union; declines graphs given as an iterator.",
     "disjoint_union_all": "As disjoint_union; declines graphs given as an iterator.",
+    # paths
+    "shortest_path": "BFS (networkx's bidirectional search for a pair), Dijkstra or Bellman-Ford by method and "
+                     "weights, as networkx dispatches. Declines callable weights and Dijkstra on negative weights.",
+    "has_path": "networkx's bidirectional BFS, one any.pair product per level.",
+    "average_shortest_path_length": "Engine connectivity check, then all-pairs distances in batches of sources "
+                                    "(batched BFS, one SSSP per source or Floyd-Warshall) summed. Declines Dijkstra "
+                                    "on negative weights and Floyd-Warshall on a negative cycle.",
+    "all_shortest_paths": "Every path through the predecessor lists of predecessor, "
+                          "dijkstra_predecessor_and_distance or bellman_ford_predecessor_and_distance.",
+    "single_source_all_shortest_paths": "As all_shortest_paths, for every reached node.",
+    "all_pairs_all_shortest_paths": "As single_source_all_shortest_paths, for every node.",
+    "single_source_shortest_path": "BFS levels; networkx's paths and order rebuilt from the adjacency order.",
+    "single_target_shortest_path": "BFS levels along reversed edges; networkx's paths and order.",
+    "single_target_shortest_path_length": "BFS levels along reversed edges, in networkx's order.",
+    "all_pairs_shortest_path": "One BFS per node, lazily; networkx's paths and order.",
+    "bidirectional_shortest_path": "networkx's alternating two-sided BFS, one any.pair product per level; the "
+                                   "meeting edge found in networkx's scan order (networkx's path).",
+    "predecessor": "BFS levels; every predecessor one level nearer, in networkx's order.",
+    "dijkstra_path": "Delta-stepping distances; networkx's path (first settled tight predecessor) rebuilt from "
+                     "them. Declines callable and negative weights.",
+    "single_source_dijkstra": "Delta-stepping distances; networkx's settle order and paths rebuilt from them. "
+                              "Declines callable and negative weights.",
+    "single_source_dijkstra_path": "As single_source_dijkstra.",
+    "dijkstra_predecessor_and_distance": "As single_source_dijkstra; every tight predecessor in settle order.",
+    "all_pairs_dijkstra": "One SSSP per node, lazily. Declines callable and negative weights.",
+    "all_pairs_dijkstra_path": "One SSSP per node, lazily. Declines callable and negative weights.",
+    "all_pairs_dijkstra_path_length": "One SSSP per node, lazily. Declines callable and negative weights.",
+    "multi_source_dijkstra": "Delta-stepping from a super source joined to the sources; networkx's order and "
+                             "paths. Declines callable and negative weights.",
+    "multi_source_dijkstra_path": "As multi_source_dijkstra.",
+    "multi_source_dijkstra_path_length": "As multi_source_dijkstra.",
+    "bidirectional_dijkstra": "Delta-stepping distance; the path networkx's one-sided Dijkstra returns (networkx's "
+                              "two-sided search may pick another of the same length). Declines callable and "
+                              "negative weights.",
+    "bellman_ford_path": "Bellman-Ford with parents (the engine's tight-edge BFS tree; networkx's queue order may "
+                         "pick another path of the same length). Declines callable weights.",
+    "single_source_bellman_ford": "As bellman_ford_path; dicts by (distance, node index).",
+    "single_source_bellman_ford_path": "As single_source_bellman_ford.",
+    "single_source_bellman_ford_path_length": "Bellman-Ford; dict by (distance, node index).",
+    "bellman_ford_predecessor_and_distance": "Bellman-Ford; every tight predecessor, the tree parent first.",
+    "all_pairs_bellman_ford_path": "One Bellman-Ford per node, lazily.",
+    "all_pairs_bellman_ford_path_length": "One Bellman-Ford per node, lazily.",
+    "goldberg_radzik": "Bellman-Ford with parents (the engine's shortest-path tree).",
+    "negative_edge_cycle": "One Bellman-Ford from a super source joined to every node.",
+    "johnson": "Bellman-Ford potentials, then networkx's Dijkstra order and paths on the reweighted lengths. "
+               "Declines float reweightings that round below zero.",
+    "floyd_warshall_predecessor_and_distance": "One SSSP with parents per source (the engine's shortest-path tree; "
+                                               "networkx's pivot order may pick another path of the same length). "
+                                               "Declines negative cycles.",
+    "floyd_warshall_numpy": "min.plus closure as a dense float array in nodelist order. Declines negative cycles.",
+    "astar_path": "heuristic=None only (a heuristic declines): networkx's Dijkstra path on delta-stepping "
+                  "distances.",
+    "astar_path_length": "heuristic=None only: the length of astar_path's path.",
+    "bfs_predecessors": "As bfs_edges. Declines sort_neighbors.",
+    "bfs_successors": "As bfs_edges. Declines sort_neighbors.",
+    "descendants": "One BFS.",
+    "ancestors": "One BFS along reversed edges.",
+    "node_connected_component": "One BFS.",
+    "edge_bfs": "BFS levels (over out-edges, in-edges or both by orientation) and networkx's queue order; each "
+                "edge reported once, as networkx does. Declines multigraphs.",
+    "bfs_labeled_edges": "BFS levels and queue order; labels from the levels. Declines multigraphs.",
 }
 
 

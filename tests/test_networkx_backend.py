@@ -568,7 +568,8 @@ def test_components_connected_and_not():
     ("greedy_color", (nx.path_graph(3),), {"interchange": True}, "interchange"),
     ("greedy_color", (nx.path_graph(3, create_using=nx.DiGraph),), {}, "directed"),
     ("greedy_color", (nx.MultiGraph([(0, 1)]),), {}, "parallel edges"),
-    ("astar_path_length", (nx.path_graph(3), 0, 2), {}, "not implemented by the semiring backend"),
+    ("edge_dfs", (nx.path_graph(3), 0), {}, "not implemented by the semiring backend"),
+    ("astar_path_length", (nx.path_graph(3), 0, 2), {"heuristic": lambda u, v: 0}, "heuristic"),
     ("bfs_edges", ([1, 2], 0), {}, "expected a networkx graph"),
     ("bfs_edges", (nx.path_graph(3),), {}, "signature"),
 ])

@@ -46,6 +46,22 @@ from .relabel import (
     union_all,
 )
 
+# paths
+from .edge_traversal import bfs_labeled_edges, edge_bfs
+from .shortest_paths import (
+    all_pairs_all_shortest_paths, all_pairs_bellman_ford_path, all_pairs_bellman_ford_path_length, all_pairs_dijkstra,
+    all_pairs_dijkstra_path, all_pairs_dijkstra_path_length, all_pairs_shortest_path, all_shortest_paths,
+    astar_path, astar_path_length, average_shortest_path_length, bellman_ford_path,
+    bellman_ford_predecessor_and_distance, bidirectional_dijkstra, bidirectional_shortest_path, dijkstra_path,
+    dijkstra_predecessor_and_distance, floyd_warshall_numpy, floyd_warshall_predecessor_and_distance,
+    goldberg_radzik, has_path, johnson, multi_source_dijkstra, multi_source_dijkstra_path,
+    multi_source_dijkstra_path_length, negative_edge_cycle, predecessor, shortest_path,
+    single_source_all_shortest_paths, single_source_bellman_ford, single_source_bellman_ford_path,
+    single_source_bellman_ford_path_length, single_source_dijkstra, single_source_dijkstra_path,
+    single_source_shortest_path, single_target_shortest_path, single_target_shortest_path_length,
+)
+from .traversal import ancestors, bfs_predecessors, bfs_successors, descendants, node_connected_component
+
 __all__ = [
     "bfs_edges", "bfs_tree", "bfs_layers", "descendants_at_distance",
     "single_source_shortest_path_length", "all_pairs_shortest_path_length", "shortest_path_length",
@@ -74,4 +90,18 @@ __all__ = [
     "is_tree", "is_forest", "is_arborescence", "is_branching",
     "relabel_nodes", "convert_node_labels_to_integers", "compose", "compose_all", "union", "union_all",
     "disjoint_union", "disjoint_union_all",
+    # paths
+    "shortest_path", "has_path", "average_shortest_path_length", "all_shortest_paths",
+    "single_source_all_shortest_paths", "all_pairs_all_shortest_paths",
+    "single_source_shortest_path", "single_target_shortest_path", "single_target_shortest_path_length",
+    "all_pairs_shortest_path", "bidirectional_shortest_path", "predecessor",
+    "dijkstra_path", "single_source_dijkstra", "single_source_dijkstra_path", "dijkstra_predecessor_and_distance",
+    "all_pairs_dijkstra", "all_pairs_dijkstra_path", "all_pairs_dijkstra_path_length", "multi_source_dijkstra",
+    "multi_source_dijkstra_path", "multi_source_dijkstra_path_length", "bidirectional_dijkstra",
+    "bellman_ford_path", "single_source_bellman_ford", "single_source_bellman_ford_path",
+    "single_source_bellman_ford_path_length", "bellman_ford_predecessor_and_distance",
+    "all_pairs_bellman_ford_path", "all_pairs_bellman_ford_path_length", "goldberg_radzik", "negative_edge_cycle",
+    "johnson", "floyd_warshall_predecessor_and_distance", "floyd_warshall_numpy", "astar_path", "astar_path_length",
+    "bfs_predecessors", "bfs_successors", "descendants", "ancestors",
+    "node_connected_component", "edge_bfs", "bfs_labeled_edges",
 ]

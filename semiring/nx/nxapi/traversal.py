@@ -108,4 +108,67 @@ def descendants_at_distance(G, source, distance):
     return {G.nodes[i] for i in np.flatnonzero(lv == distance).tolist()}
 
 
-__all__ = ["bfs_edges", "bfs_tree", "bfs_layers", "descendants_at_distance"]
+@checked_by(lambda G, source, depth_limit=None, sort_neighbors=None: _bfs_reason(G, source, False, depth_limit,
+                                                                             sort_neighbors))
+def bfs_predecessors(G, source, depth_limit=None, sort_neighbors=None):
+    """networkx.bfs_predecessors: ``(node, parent)`` along the BFS tree, in networkx's order (a
+    generator). Raises (on the first ``next``) networkx.NetworkXError when ``source`` is not a node."""
+    for s, t in _tree(G, source, False, depth_limit):
+        yield t, s
+
+
+@checked_by(lambda G, source, depth_limit=None, sort_neighbors=None: _bfs_reason(G, source, False, depth_limit,
+                                                                             sort_neighbors))
+def bfs_successors(G, source, depth_limit=None, sort_neighbors=None):
+    """networkx.bfs_successors: ``(node, [its BFS-tree children])`` in networkx's order (a
+    generator; the source comes first even without children)."""
+    parent, children = source, []
+    for p, c in _tree(G, source, False, depth_limit):
+        if p == parent:
+            children.append(c)
+            continue
+        yield parent, children
+        parent, children = p, [c]
+    yield parent, children
+
+
+def _reached(G, source, reverse):
+    if source not in G:
+        raise _not_in_graph(G, source)
+    s = G.index[source]
+    graph = G.reverse if reverse and G.is_directed() else G.structure
+    lv = levels(graph, [s])
+    return {G.nodes[i] for i in np.flatnonzero(lv > 0).tolist()}
+
+
+def descendants(G, source):
+    """networkx.descendants: the nodes reachable from ``source`` (itself excluded), by one engine BFS.
+
+    Raises networkx.NetworkXError when ``source`` is not a node.
+    """
+    return _reached(G, source, False)
+
+
+def ancestors(G, source):
+    """networkx.ancestors: the nodes with a path to ``source`` (itself excluded), by one engine
+    BFS along reversed edges.
+
+    Raises networkx.NetworkXError when ``source`` is not a node.
+    """
+    return _reached(G, source, True)
+
+
+def node_connected_component(G, n):
+    """networkx.node_connected_component (undirected graphs): the node set of n's component, by
+    one engine BFS.
+
+    Raises KeyError when n is not a node (as networkx's own search does).
+    """
+    if n not in G:
+        raise KeyError(n)
+    lv = levels(G.structure, [G.index[n]])
+    return {G.nodes[i] for i in np.flatnonzero(lv >= 0).tolist()}
+
+
+__all__ = ["bfs_edges", "bfs_tree", "bfs_layers", "descendants_at_distance", "bfs_predecessors", "bfs_successors",
+           "descendants", "ancestors", "node_connected_component"]
