@@ -67,6 +67,21 @@ FUNCTIONS = {
     "kernighan_lin_bisection": "Kernighan-Lin passes on the engine (gains by one product per pass): a valid "
                                "bisection from another random stream than networkx's, ties broken by node "
                                "order. Declines multigraphs, callable and negative weights.",
+    # generators
+    **{name: "Builds a semiring.nx.Graph from NumPy arrays (edges in networkx's insertion order, so "
+             "neighbours iterate as networkx's do). Declines create_using other than None, nx.Graph or "
+             "nx.DiGraph, and node containers that are iterators or repeat a node." for name in (
+        "empty_graph", "null_graph", "trivial_graph", "complete_graph", "path_graph", "cycle_graph", "star_graph",
+        "wheel_graph", "ladder_graph", "circular_ladder_graph", "barbell_graph", "lollipop_graph", "tadpole_graph",
+        "turan_graph", "complete_multipartite_graph", "complete_bipartite_graph", "caveman_graph")},
+    **{name: "The fixed graph as data (nodes, edges in networkx's insertion order, weights and node and graph "
+             "attributes), built into a semiring.nx.Graph." for name in (
+        "karate_club_graph", "davis_southern_women_graph", "florentine_families_graph", "les_miserables_graph",
+        "bull_graph", "chvatal_graph", "cubical_graph", "desargues_graph", "diamond_graph", "dodecahedral_graph",
+        "frucht_graph", "heawood_graph", "house_graph", "house_x_graph", "icosahedral_graph",
+        "krackhardt_kite_graph", "moebius_kantor_graph", "octahedral_graph", "petersen_graph",
+        "sedgewick_maze_graph", "tetrahedral_graph", "truncated_cube_graph", "truncated_tetrahedron_graph",
+        "tutte_graph", "pappus_graph")},
 }
 
 

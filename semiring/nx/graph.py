@@ -78,6 +78,9 @@ class Graph:
         self._csr = None  # (indptr, sorted indices, perm) of the pattern: order[1][perm] is row-sorted
         self._defaults = {}
         self._uniform_graphs = {}
+        #: True when ``weights`` holds every edge attribute there is (graphs the backend generates):
+        #: any other attribute weighs 1 on every edge
+        self.edge_attrs_complete = False
         self.order = order
         self.pred_order = pred_order
         self._directed = bool(directed)
@@ -147,7 +150,7 @@ class Graph:
         """
         if weight is None:
             return self.reverse if reverse else self.structure
-        if weight in self.uniform and weight not in self.weights:
+        if weight not in self.weights and self.uniform_weight(weight) is not None:
             return self._uniform_graph(weight, reverse)
         if weight not in self.weights:
             raise NotImplementedError(f"the semiring graph holds edge attributes {sorted(self.weights)}, "
@@ -165,15 +168,17 @@ class Graph:
         """
         if weight is None:
             return 1
-        if weight in self.uniform and weight not in self.weights:
+        if weight in self.weights:
+            return None
+        if weight in self.uniform:
             return self.uniform[weight]
-        return None
+        return 1 if self.edge_attrs_complete else None
 
     def _uniform_graph(self, weight, reverse):
         """The engine graph whose every edge weighs ``uniform[weight]``: the pattern's arrays with
         one value repeated, built on first use."""
         def build():
-            value = self.uniform[weight]
+            value = self.uniform_weight(weight)
             if self._csr is None:
                 from .. import core
                 from ..ops import binary

@@ -21,6 +21,10 @@ from .shortest_paths import (
 from .traversal import bfs_edges, bfs_layers, bfs_tree, descendants_at_distance
 from .tree import minimum_spanning_tree
 
+# generators
+from . import generators as _generators
+from .generators import *  # noqa: F403 (the generators' names, listed in generators.__all__)
+
 __all__ = [
     "bfs_edges", "bfs_tree", "bfs_layers", "descendants_at_distance",
     "single_source_shortest_path_length", "all_pairs_shortest_path_length", "shortest_path_length",
@@ -33,4 +37,6 @@ __all__ = [
     "minimum_spanning_tree", "betweenness_centrality",
     "louvain_communities", "modularity",
     "kernighan_lin_bisection",
+    # generators
+    *_generators.__all__,
 ]
