@@ -45,6 +45,11 @@ MODULES = (
     "networkx.algorithms.community.tests."
     + ("test_bipartitions" if importlib.util.find_spec("networkx.algorithms.community.bipartitions")
        else "test_kernighan_lin"),
+    # generators
+    "networkx.generators.tests.test_classic",
+    "networkx.generators.tests.test_small",
+    "networkx.generators.tests.test_community",
+    "networkx.algorithms.bipartite.tests.test_generators",
 )
 _OUTCOMES = ("passed", "failed", "xfailed", "xpassed", "skipped", "errors", "error", "deselected", "warnings")
 
