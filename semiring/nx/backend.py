@@ -97,6 +97,7 @@ class BackendInterface:
         networkx would raise its own "not implemented ... for the given arguments" without the
         reason, it raises that NotImplementedError itself with the reason in the message.
         """
+        _hide_cache_warning()
         reason = _why_not(name, args, kwargs)
         if reason is None:
             return True
@@ -145,6 +146,17 @@ def _networkx_test_id(item):
     except ValueError:
         return None
     return f"{rel}::{item.nodeid.split('::', 1)[1]}" if "::" in item.nodeid else rel
+
+
+def _hide_cache_warning():
+    """Keep networkx's cache warning for this backend hidden unless the config shows it: the filter
+    is added when networkx loads the backend's config, and again here, before networkx looks in its
+    cache, where a ``warnings.catch_warnings`` block (pytest wraps each test and its collection in
+    one) has dropped it since."""
+    import _nx_semiring
+
+    if not nx.config.backends.semiring.cache_warning:
+        _nx_semiring.show_cache_warning(False)
 
 
 def _named_by_the_call():
