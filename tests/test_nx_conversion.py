@@ -308,6 +308,18 @@ def test_the_reason_reaches_the_exception(call, words):
     assert "not implemented by 'semiring' backend for the given arguments, because: " in text and words in text
 
 
+def test_the_reason_is_in_networkx_debug_log_by_priority(caplog):
+    """By priority networkx runs a declined call itself (a networkx graph is its own input); its debug
+    log says why the backend declined."""
+    import logging
+
+    G = nx.petersen_graph()
+    prio = nx.utils.backends.BackendPriorities(algos=["semiring"], generators=[], classes=[])
+    with caplog.at_level(logging.DEBUG, logger="networkx"), nx.config(backend_priority=prio):
+        assert nx.greedy_color(G, strategy="DSATUR") == nx.greedy_color(G, strategy="DSATUR", **NX)
+    assert any("because: strategy 'DSATUR'" in r.getMessage() for r in caplog.records)
+
+
 def test_can_run_returns_the_reason_outside_a_named_call():
     G = nx.petersen_graph()
     reason = BackendInterface.can_run("greedy_color", (G,), {"strategy": "DSATUR"})

@@ -297,9 +297,12 @@ def from_networkx(G, *, weights=(), preserve_all=False, device=None, defaults=No
         names += sorted({k for d in datas for k in d if isinstance(k, str)} - set(names))
     held, uniform = {}, {}
     for w in names:
-        if reuse is not None and structure is reuse.structure and w in reuse.weights \
-                and reuse._defaults.get(w, 1) == defaults.get(w, 1):
-            held[w] = reuse.weights[w]
+        if reuse is not None and structure is reuse.structure and reuse._defaults.get(w) == defaults.get(w, 1) \
+                and (w in reuse.weights or w in reuse.uniform):
+            if w in reuse.weights:
+                held[w] = reuse.weights[w]
+            else:
+                uniform[w] = reuse.uniform[w]
             continue
         default = defaults.get(w, 1)
         try:
