@@ -398,8 +398,8 @@ def conversion_rows(name, G):
     for way, fn in ways.items():
         secs = [timed(fn)[0] for _ in range(CONVERSION_REPEAT)]
         rows.append({"table": "conversion", "kernel": "conversion", "graph": name, "system": way, "edges": m,
-                     "seconds": median(secs), "runs_s": secs, "s_per_million_edges": median(secs) / (m / 1e6), "status": "ok",
-                     "validated": True})
+                     "seconds": median(secs), "runs_s": secs, "s_per_million_edges": median(secs) / (m / 1e6),
+                     "status": "ok", "validated": True})
     return rows
 
 
