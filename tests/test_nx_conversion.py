@@ -408,3 +408,50 @@ def test_generated_graphs_feed_the_backend():
 def test_generator_declines_with_a_reason(name, args, kwargs, words):
     reason = BackendInterface.can_run(name, args, kwargs)
     assert isinstance(reason, str) and words in reason
+
+
+# ---------------------------------------------------------------------------------------------
+# the benchmark's call specs (benchmarks/nx_backend.py): they fit networkx, and they catch a wrong answer
+# ---------------------------------------------------------------------------------------------
+def _bench():
+    from pathlib import Path
+
+    root = str(Path(__file__).resolve().parents[1])
+    if root not in sys.path:
+        sys.path.insert(0, root)
+    from benchmarks import nx_backend
+
+    return nx_backend
+
+
+def test_benchmark_specs_bind_to_networkx_signatures():
+    import inspect
+
+    nb = _bench()
+    G = nb.gnm(60, 200)
+    D = nb.gnm(60, 200, directed=True)
+    registered = nx.utils.backends._registered_algorithms
+    for name, spec in nb.SPECS.items():
+        if name not in registered:
+            continue
+        H = D if spec.directed else G
+        args, kwargs = spec.call(H, nb.picks(H))
+        inspect.signature(nb.public(name)).bind(H, *args, **kwargs)
+
+
+def test_benchmark_rows_time_check_and_list_untimed(monkeypatch):
+    import semiring.nx.backend as backend
+
+    nb = _bench()
+    G = nb.gnm(300, 1500)
+    P = nb.picks(G)
+    row = nb.function_row("pagerank", "g", G, P, nb.SPECS["pagerank"], nb.public("pagerank"))
+    assert row["status"] == "ok" and row["validated"] and row["warm_s"] > 0 and row["nx_s"] > 0
+    row = nb.function_row("triangles", "g", G, P, nb.SPECS["triangles"], nb.public("triangles"))
+    assert row["validated"]
+    real = backend.BackendInterface.triangles
+    monkeypatch.setattr(backend.BackendInterface, "triangles",
+                        staticmethod(lambda *a, **k: {**real(*a, **k), 0: -1}))
+    row = nb.function_row("triangles", "g", G, P, nb.SPECS["triangles"], nb.public("triangles"))
+    assert row["status"] == "validation failed" and "at 0" in row["note"]
+    assert "generator" in nb._why_untimed("path_graph", nx.utils.backends._registered_algorithms["path_graph"])
