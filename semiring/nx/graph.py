@@ -353,7 +353,7 @@ def to_networkx(G):
     if G.node_data is None:
         H.add_nodes_from(G.nodes)
     else:
-        H.add_nodes_from(zip(G.nodes, G.node_data))
+        H.add_nodes_from((v, dict(d)) for v, d in zip(G.nodes, G.node_data))
     indptr, indices = G.order
     if not indices.shape[0]:
         return H
