@@ -159,13 +159,16 @@ def edge_values(dicts, attr, *, multigraph, combine="min", default=1, what="from
     InvalidValue
         A value (or the default, where an edge lacks ``attr``) is not a number, or a bool.
     """
-    datas = list(chain.from_iterable(map(_values_of(dicts), dicts)))
+    values_of = _values_of(dicts)
+    if not multigraph and not any(chain.from_iterable(map(values_of, dicts))):
+        return None  # no edge has any attribute (found without building the list)
+    datas = list(chain.from_iterable(map(values_of, dicts)))
     if multigraph:
         groups = list(map(_values_of(datas), datas))
         sizes = np.fromiter(map(len, groups), dtype=np.int64, count=len(groups))
         datas = list(chain.from_iterable(groups))
-    if not any(datas):  # no edge has any attribute
-        return None
+        if not any(datas):
+            return None
     try:  # every edge has it: the fastest read
         values = list(map(itemgetter(attr), datas))
     except KeyError:
