@@ -187,12 +187,12 @@ class Picks:
     target: object
     pairs: list = field(default_factory=list)
     nodes: list = field(default_factory=list)
-    depth: int = 0
+    widest: int = 0
 
 
 def picks(G):
     """A deterministic source of largest degree, the node farthest from it by BFS (a reachable
-    target) and that BFS's depth, 100 node pairs and 100 nodes (every 1000th node or so)."""
+    target), that BFS's widest level, 100 node pairs and 100 nodes (every 1000th node or so)."""
     import networkx as nx
 
     source = max(G, key=G.degree)  # the first node of largest degree
@@ -202,7 +202,8 @@ def picks(G):
     step = max(1, len(nodes) // 100)
     some = nodes[::step][:100]
     pairs = list(zip(some, reversed(some)))
-    return Picks(source, target, pairs, some, len(layers) - 1)
+    widest = max(range(len(layers)), key=lambda i: len(layers[i]))
+    return Picks(source, target, pairs, some, widest)
 
 
 @dataclass
@@ -245,7 +246,7 @@ SPECS = {
     "bfs_layers": Spec(_source, list),
     "bfs_predecessors": Spec(_source, list),
     "bfs_successors": Spec(_source, list),
-    "descendants_at_distance": Spec(lambda G, p: ((p.source, p.depth // 2), {}), note="half the search's depth"),
+    "descendants_at_distance": Spec(lambda G, p: ((p.source, p.widest), {}), note="the BFS's widest level"),
     "descendants": Spec(_source),
     "ancestors": Spec(_source),
     "has_path": Spec(_source_target),
