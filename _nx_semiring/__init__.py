@@ -197,6 +197,21 @@ FUNCTIONS = {
     "edge_bfs": "BFS levels (over out-edges, in-edges or both by orientation) and networkx's queue order; each "
                 "edge reported once, as networkx does. Declines multigraphs.",
     "bfs_labeled_edges": "BFS levels and queue order; labels from the levels. Declines multigraphs.",
+    # generators
+    **{name: "Builds a semiring.nx.Graph from NumPy arrays (edges in networkx's insertion order, so "
+             "neighbours iterate as networkx's do). Declines create_using other than None, nx.Graph or "
+             "nx.DiGraph, and node containers that are iterators or repeat a node." for name in (
+        "empty_graph", "null_graph", "trivial_graph", "complete_graph", "path_graph", "cycle_graph", "star_graph",
+        "wheel_graph", "ladder_graph", "circular_ladder_graph", "barbell_graph", "lollipop_graph", "tadpole_graph",
+        "turan_graph", "complete_multipartite_graph", "complete_bipartite_graph", "caveman_graph")},
+    **{name: "The fixed graph as data (nodes, edges in networkx's insertion order, weights and node and graph "
+             "attributes), built into a semiring.nx.Graph." for name in (
+        "karate_club_graph", "davis_southern_women_graph", "florentine_families_graph", "les_miserables_graph",
+        "bull_graph", "chvatal_graph", "cubical_graph", "desargues_graph", "diamond_graph", "dodecahedral_graph",
+        "frucht_graph", "heawood_graph", "house_graph", "house_x_graph", "icosahedral_graph",
+        "krackhardt_kite_graph", "moebius_kantor_graph", "octahedral_graph", "petersen_graph",
+        "sedgewick_maze_graph", "tetrahedral_graph", "truncated_cube_graph", "truncated_tetrahedron_graph",
+        "tutte_graph", "pappus_graph")},
 }
 
 
@@ -216,7 +231,7 @@ def get_info():
     dict
         ``backend_name``, ``project``, ``package``, ``url``, ``short_summary``, ``functions``
         (dispatch name -> ``{"additional_docs": ...}``) and ``default_config`` (a networkx
-        ``Config`` with ``device``).
+        ``Config`` with ``device`` and ``cache_warning``).
     """
     return {
         "backend_name": "semiring",
@@ -229,8 +244,34 @@ def get_info():
     }
 
 
-def make_config(device="cpu"):
-    """A networkx ``Config`` holding the backend's settings (``device``), validated on assignment.
+#: networkx's UserWarning on every call that reuses a conversion cached on the networkx graph,
+#: for this backend (``networkx.utils.backends``, ``_convert_graph``)
+CACHE_WARNING = r"Note: conversions to backend graphs are saved to cache[\s\S]*for the 'semiring' backend"
+
+
+def show_cache_warning(show):
+    """Show (True) or hide (False) networkx's cache UserWarning for ``semiring`` conversions only.
+
+    Hiding adds one ``warnings`` filter that matches that message for this backend alone (other
+    backends' warnings, and every other warning, are untouched); showing removes it.
+    """
+    import warnings
+
+    def ours(f):
+        return f[0] == "ignore" and getattr(f[1], "pattern", None) == CACHE_WARNING
+
+    if show:
+        if any(ours(f) for f in warnings.filters):
+            warnings.filters[:] = [f for f in warnings.filters if not ours(f)]
+            getattr(warnings, "_filters_mutated", lambda: None)()
+    elif not any(ours(f) for f in warnings.filters):
+        warnings.filterwarnings("ignore", message=CACHE_WARNING, category=UserWarning,
+                                module=r"networkx\.utils\.backends")
+
+
+def make_config(device="cpu", cache_warning=False):
+    """A networkx ``Config`` holding the backend's settings (``device``, ``cache_warning``),
+    validated on assignment.
 
     The class is made on first use: importing ``networkx.utils.configs`` at module level would
     import networkx from inside its own import when networkx loads this entry point first.
@@ -248,17 +289,29 @@ def make_config(device="cpu"):
                 Where converted graphs live: "cpu" (NumPy/SciPy), "gpu" (CuPy; conversion raises
                 ``semiring.BackendUnavailable`` without a usable GPU) or "auto" (the GPU where one
                 can be used, else the CPU).
+            cache_warning : bool
+                networkx keeps a graph's conversion in ``G.__networkx_cache__`` (cleared by every
+                change made through the graph's methods) and warns, at each call that reuses it,
+                that edge data changed in place (``G[u][v]["weight"] = x``) is not seen. False
+                (the default) hides that warning for this backend's conversions; True shows it.
+                After changing edge data in place, call ``G.__networkx_cache__.clear()``.
             """
 
             device: str
+            cache_warning: bool
 
             def _on_setattr(self, key, value):
                 if key == "device" and value not in DEVICES:
                     raise ValueError(f"nx.config.backends.semiring.device must be one of {DEVICES}; "
                                      f"given {value!r}")
+                if key == "cache_warning":
+                    if not isinstance(value, bool):
+                        raise TypeError(f"nx.config.backends.semiring.cache_warning must be True or False; "
+                                        f"given {value!r}")
+                    show_cache_warning(value)
                 return value
 
-    return SemiringConfig(device=device)
+    return SemiringConfig(device=device, cache_warning=cache_warning)
 
 
 #: The config class (made by :func:`make_config`).

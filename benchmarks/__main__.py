@@ -1,4 +1,4 @@
-"""Command line: ``python -m benchmarks run --suite gpu|cpu|seed-table|seed-sssp|deep|algebra [options]``.
+"""Command line: ``python -m benchmarks run --suite gpu|cpu|seed-table|seed-sssp|deep|algebra|networkx [options]``.
 
 Exit status: 0 when every result validated (and for ``--suite gpu`` on a machine without a
 GPU, which prints why and does nothing), 1 when a result failed validation or a system
@@ -12,7 +12,8 @@ import os
 import shlex
 import sys
 
-from . import algebra, cpu_table, cpu_table_report, deep, env, report, seed_sssp, seed_table, suites, targets
+from . import (algebra, cpu_table, cpu_table_report, deep, env, nx_backend, report, seed_sssp, seed_table, suites,
+               targets)
 from .graphs import DATA_DIR, cases
 from .runner import Ctx, failed
 from .timing import CpuTimer, Deadline, GpuTimer, Progress, WallTimer
@@ -21,12 +22,13 @@ from .timing import CpuTimer, Deadline, GpuTimer, Progress, WallTimer
 #: graph, seconds for the whole suite).
 DEFAULTS = {("gpu", "full"): (64, 8, 10.0, 480.0), ("cpu", "full"): (64, 8, 60.0, 1800.0),
             ("seed-table", "full"): (16, 8, 20.0, 540.0), ("seed-sssp", "full"): (8, 8, 20.0, 540.0),
-            ("deep", "full"): (3, 3, 60.0, 1800.0), ("algebra", "full"): (1, 1, 20.0, 480.0)}
+            ("deep", "full"): (3, 3, 60.0, 1800.0), ("algebra", "full"): (1, 1, 20.0, 480.0),
+            ("networkx", "full"): (1, 1, nx_backend.NX_BUDGET_S, 5400.0), ("networkx", "tiny"): (1, 1, 30.0, 900.0)}
 TINY = (8, 4, 5.0, 50.0)
 #: Soft deadline (seconds) of the cpu suite's algorithm table: rows of graphs not started by then
 #: are skipped with a note (a safety net: the full table takes about 15 minutes on 2 cores).
 ALGORITHM_TABLE_S = {"full": 1800.0, "tiny": 60.0}
-SUITES = ("gpu", "cpu", "seed-table", "seed-sssp", "deep", "algebra")
+SUITES = ("gpu", "cpu", "seed-table", "seed-sssp", "deep", "algebra", "networkx")
 
 
 def parser():
@@ -56,7 +58,7 @@ def parser():
 
 
 def _ctx(args, cp):
-    roots, peers, sys_budget, budget = DEFAULTS.get((args.suite, args.size), TINY) if args.size == "full" else TINY
+    roots, peers, sys_budget, budget = DEFAULTS.get((args.suite, args.size), TINY)
     timers = {"cpu": CpuTimer()}
     if cp is not None:
         timers["gpu"] = GpuTimer(cp)
@@ -68,7 +70,7 @@ def _ctx(args, cp):
 def run(args, argv):
     """Run the suite named by ``args``; return the exit status."""
     device = args.device or "auto"
-    if args.suite in ("cpu", "deep") or (args.suite == "algebra" and device == "cpu"):
+    if args.suite in ("cpu", "deep", "networkx") or (args.suite == "algebra" and device == "cpu"):
         cp, reason = None, "not used by this suite" if args.suite != "algebra" else "--device cpu"
     else:
         cp, reason = env.gpu_status()
@@ -100,6 +102,12 @@ def run(args, argv):
         info, rows, notes = algebra.run(args.size, "gpu" if cp is not None else "cpu", ctx, deadline, progress)
         tables = algebra.table(rows)
         goals = algebra.targets(rows)
+    elif args.suite == "networkx":
+        meta["method"] = nx_backend.METHOD
+        info, rows, notes = nx_backend.run(args.size, ctx, deadline, progress)
+        tables = nx_backend.table(rows)
+        goals = []
+        notes.append(nx_backend.summary(rows))
     elif args.suite == "seed-sssp":
         info, rows, notes = seed_sssp.run(args.size, ctx, deadline, progress)
         tables = seed_sssp.table(rows)
@@ -160,7 +168,7 @@ def main(argv=None):
         if unknown:
             parser().error(f"--algorithms: unknown {sorted(unknown)}; known: {', '.join(cpu_table.ALGORITHMS)}")
     if args.graphs:
-        if args.suite in ("seed-table", "seed-sssp", "deep", "algebra"):
+        if args.suite in ("seed-table", "seed-sssp", "deep", "algebra", "networkx"):
             parser().error("--graphs applies to the cpu and gpu suites")
         names = [c.name for c in cases(args.suite, args.size)]
         if args.suite == "cpu":

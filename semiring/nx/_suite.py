@@ -55,6 +55,11 @@ MODULES = (
     "networkx.algorithms.community.tests.test_label_propagation",
     "networkx.generators.tests.test_ego",
     "networkx.algorithms.operators.tests.test_unary",
+    # generators
+    "networkx.generators.tests.test_classic",
+    "networkx.generators.tests.test_small",
+    "networkx.generators.tests.test_community",
+    "networkx.algorithms.bipartite.tests.test_generators",
 )
 _OUTCOMES = ("passed", "failed", "xfailed", "xpassed", "skipped", "errors", "error", "deselected", "warnings")
 

@@ -1,17 +1,21 @@
 """The backend graph: a networkx graph's adjacency as semiring Matrices, with its node labels.
 
-A networkx graph converts (:func:`from_networkx`, through :func:`semiring.io.from_networkx`) to
+A networkx graph converts (:func:`from_networkx`) to
 
 - the pattern (bool ``Matrix``: ``A[i, j]`` present for an edge i -> j, both ways for an
-  undirected graph), built from the neighbour arrays below and wrapped in a
-  :class:`semiring.algorithms.Graph` so the transpose and the degrees are computed once;
-- one weight ``Matrix`` per requested edge attribute (edges without it weigh 1, as networkx's
-  ``_weight_function`` says; parallel edges of a multigraph keep their smallest weight, as
-  networkx's shortest paths do);
+  undirected graph), wrapped in a :class:`semiring.algorithms.Graph` so the transpose and the
+  degrees are computed once;
+- one weight ``Matrix`` per requested edge attribute that some edge has (edges without it weigh
+  the default, 1 as networkx's ``_weight_function`` says; parallel edges of a multigraph keep
+  their smallest weight, as networkx's shortest paths do). An attribute no edge has builds no
+  matrix: every edge weighs the default (:meth:`Graph.uniform_weight`);
 - the node labels both ways (``nodes[i]`` and ``index[node]``);
 - the neighbour order of each node as networkx iterates it (``G._adj[u]``, and ``G._pred[u]`` of a
   directed graph), as host CSR arrays: BFS results are rebuilt in networkx's exact order from
   them.
+
+Everything is read once from networkx's adjacency dicts with NumPy (``semiring.io._networkx``):
+about a second per million edges on two cores, less for integer node labels.
 
 The matrices live on ``nx.config.backends.semiring.device`` ("cpu", "gpu" or "auto").
 The views derived from them (reversed and weighted engine graphs, smallest weights) are
@@ -21,14 +25,16 @@ computed once, under the graph's lock, so threads may share one converted graph
 
 from __future__ import annotations
 
+import numbers
+from itertools import chain
+from operator import methodcaller
+
 import numpy as np
 
 from ..algorithms.graph import Graph as _EngineGraph
 from .._once import lock_of, once_attr, once_item
-from ..core.matrix import Matrix
 from ..exceptions import InvalidValue
-from ..io._networkx import from_networkx as _matrix_from_networkx
-from ..io._networkx import to_networkx as _matrix_to_networkx
+from ..io import _networkx as _io
 
 
 class Graph:
@@ -45,22 +51,36 @@ class Graph:
     structure : semiring.algorithms.Graph
         The bool pattern ``A`` (n x n) with its cached transpose and degrees.
     weights : dict
-        edge attribute -> semiring.algorithms.Graph of its values (int64 or float64).
+        edge attribute -> semiring.algorithms.Graph of its values (int64 or float64), for the
+        attributes some edge has.
+    uniform : dict
+        edge attribute -> the value every edge weighs, for requested attributes that no edge has.
     order : tuple of numpy int64 arrays (indptr, indices)
         Successors (neighbours) of each node in networkx's iteration order.
     pred_order : tuple or None
         Predecessors in networkx's order (directed graphs), else None.
     graph : dict
         The networkx graph's graph attributes.
+    node_data : list of dict or None
+        ``node_data[i]``: the attributes of ``nodes[i]`` (graphs the backend generates), or None.
     """
 
     __networkx_backend__ = "semiring"
 
-    def __init__(self, nodes, structure, weights, order, pred_order, *, directed, multigraph, graph=None, index=None):
+    def __init__(self, nodes, structure, weights, order, pred_order, *, directed, multigraph, graph=None, index=None,
+                 uniform=None, node_data=None):
         self.nodes = list(nodes)
-        self.index = {v: i for i, v in enumerate(self.nodes)} if index is None else index
+        self.index = dict(zip(self.nodes, range(len(self.nodes)))) if index is None else index
         self.structure = structure
         self.weights = dict(weights)
+        self.uniform = dict(uniform or {})
+        self.node_data = node_data
+        self._csr = None  # (indptr, sorted indices, perm) of the pattern: order[1][perm] is row-sorted
+        self._defaults = {}
+        self._uniform_graphs = {}
+        #: True when ``weights`` holds every edge attribute there is (graphs the backend generates):
+        #: any other attribute weighs 1 on every edge
+        self.edge_attrs_complete = False
         self.order = order
         self.pred_order = pred_order
         self._directed = bool(directed)
@@ -130,6 +150,8 @@ class Graph:
         """
         if weight is None:
             return self.reverse if reverse else self.structure
+        if weight not in self.weights and self.uniform_weight(weight) is not None:
+            return self._uniform_graph(weight, reverse)
         if weight not in self.weights:
             raise NotImplementedError(f"the semiring graph holds edge attributes {sorted(self.weights)}, "
                                       f"not {weight!r}; convert it with edge_attrs={{{weight!r}: 1}}")
@@ -137,6 +159,45 @@ class Graph:
             return self.weights[weight]
         return once_item(self._reverse_weights, weight,
                          lambda: _EngineGraph(self.weights[weight].AT, kind="directed"), lock_of(self))
+
+    def uniform_weight(self, weight):
+        """The value every edge weighs under ``weight``, when they all weigh the same by
+        construction (1 for ``weight=None``; the default of an attribute no edge has), else None.
+
+        Adapters may answer such calls with their unweighted algorithm (BFS for shortest paths).
+        """
+        if weight is None:
+            return 1
+        if weight in self.weights:
+            return None
+        if weight in self.uniform:
+            return self.uniform[weight]
+        return 1 if self.edge_attrs_complete else None
+
+    def _uniform_graph(self, weight, reverse):
+        """The engine graph whose every edge weighs ``uniform[weight]``: the pattern's arrays with
+        one value repeated, built on first use."""
+        def build():
+            value = self.uniform_weight(weight)
+            if self._csr is None:
+                from .. import core
+                from ..ops import binary
+
+                dtype = "int64" if isinstance(value, (numbers.Integral, np.integer)) else "float64"
+                # W = second(A, value): the pattern with every entry value
+                M = core.apply(self.structure.A.dup(dtype), binary.second, right=value)
+            else:
+                indptr, indices, _ = self._csr
+                dtype = np.int64 if isinstance(value, (numbers.Integral, np.integer)) else np.float64
+                M = _io.csr_matrix(len(self.nodes), indptr, indices, np.full(indices.shape[0], value, dtype=dtype),
+                                   device=self.device)
+            kind = "directed" if self._directed else "undirected"
+            return _EngineGraph(M, kind=kind)
+
+        W = once_item(self._uniform_graphs, weight, build, lock_of(self))
+        if not reverse or not self._directed:
+            return W
+        return once_item(self._reverse_weights, weight, lambda: _EngineGraph(W.AT, kind="directed"), lock_of(self))
 
     def min_weight(self, weight):
         """The smallest value of ``weight`` as a Python number (1 for the pattern; 0 without edges)."""
@@ -147,8 +208,8 @@ class Graph:
             W = self.weighted(weight).A
             if not W.nvals:
                 return 0
-            if weight is None:
-                return 1
+            if self.uniform_weight(weight) is not None:
+                return self.uniform_weight(weight)
             low = core.reduce_scalar(W, monoid.min)
             return low.item() if hasattr(low, "item") else low
 
@@ -170,54 +231,13 @@ def _host(a):
     return asnumpy(a)
 
 
-def _order_of(adj, nodes, index):
-    """(indptr, indices) of each node's neighbours in the order networkx iterates ``adj``."""
-    counts = np.fromiter((len(adj[u]) for u in nodes), dtype=np.int64, count=len(nodes))
-    indptr = np.zeros(len(nodes) + 1, dtype=np.int64)
-    np.cumsum(counts, out=indptr[1:])
-    try:
-        indices = np.fromiter((index[v] for u in nodes for v in adj[u]), dtype=np.int64, count=int(indptr[-1]))
-    except ValueError:
-        # a view whose len() disagrees with its iteration (networkx's multigraph edge_subgraph
-        # counts a neighbour whose keys are all filtered out): count what iterating gives
-        rows = [[index[v] for v in adj[u]] for u in nodes]
-        indptr[1:] = np.cumsum([len(r) for r in rows])
-        indices = np.fromiter((i for r in rows for i in r), dtype=np.int64, count=int(indptr[-1]))
-    return indptr, indices
+def from_networkx(G, *, weights=(), preserve_all=False, device=None, defaults=None, reuse=None):
+    """A backend :class:`Graph` from a networkx graph, read once from its adjacency dicts.
 
-
-def _collapse_min(G, weight, default):
-    """A simple graph with each multigraph edge's smallest ``weight`` (networkx's shortest-path rule)."""
-    import networkx as nx
-
-    H = nx.DiGraph() if G.is_directed() else nx.Graph()
-    H.add_nodes_from(G)
-    best = {}
-    for u, v, d in G.edges(data=True):
-        w = d.get(weight, default)
-        key = (u, v) if G.is_directed() else frozenset((u, v))
-        if key not in best or _less(w, best[key][2]):
-            best[key] = (u, v, w)
-    H.add_edges_from((u, v, {weight: w}) for u, v, w in best.values())
-    return H
-
-
-def _less(a, b):
-    try:
-        return a < b
-    except TypeError:  # not a number: from_networkx says so with its own message
-        return False
-
-
-def _pattern(order, n, device):
-    """The bool adjacency Matrix of (indptr, indices) (any order within a row; one entry per neighbour)."""
-    indptr, indices = order
-    rows = np.repeat(np.arange(n, dtype=np.int64), np.diff(indptr))
-    return Matrix.from_coo(rows, indices, None, nrows=n, ncols=n, dtype="bool", device=device)
-
-
-def from_networkx(G, *, weights=(), preserve_all=False, device=None, defaults=None):
-    """A backend :class:`Graph` from a networkx graph.
+    The pattern and the neighbour orders come from one pass over ``G._adj`` (and ``G._pred`` of a
+    directed graph); each requested attribute from one more pass over the edge data, only when
+    asked for: an attribute that no edge has builds no matrix (every edge weighs its default,
+    see :meth:`Graph.uniform_weight`).
 
     Parameters
     ----------
@@ -230,6 +250,9 @@ def from_networkx(G, *, weights=(), preserve_all=False, device=None, defaults=No
         Default ``nx.config.backends.semiring.device``.
     defaults : dict, optional
         attribute -> value of edges without it (default 1, as networkx's shortest paths use).
+    reuse : Graph, optional
+        A conversion of the same, unchanged G (networkx's cache holds it): its nodes, orders and
+        pattern are shared, and only the attributes it lacks are read.
 
     Returns
     -------
@@ -248,51 +271,110 @@ def from_networkx(G, *, weights=(), preserve_all=False, device=None, defaults=No
         raise InvalidValue(f"semiring.nx.from_networkx: expected a networkx graph; given {type(G).__name__}")
     if device is None:
         device = nx.config.backends.semiring.device
-    nodes = list(G)
     defaults = dict(defaults or {})
-    names = list(weights)
-    if preserve_all:
-        names += sorted({k for _, _, d in G.edges(data=True) for k in d if isinstance(k, str)} - set(names))
-    directed = G.is_directed()
+    directed, multigraph = G.is_directed(), G.is_multigraph()
     kind = "directed" if directed else "undirected"
-    index = {v: i for i, v in enumerate(nodes)}
-    order = _order_of(G._adj, nodes, index)
-    pred_order = _order_of(G._pred, nodes, index) if directed else None
-    # the pattern straight from the adjacency arrays read above (one pass over G, not two)
-    A = _pattern(order, len(nodes), device)
-    mats = {} if nodes else {w: Matrix(0, 0, "int64", device=device) for w in names}
-    if nodes:
-        for w in names:
-            default = defaults.get(w, 1)
-            H = _collapse_min(G, w, default) if (G.is_multigraph() or default != 1) else G
-            try:
-                mats[w], _ = _matrix_from_networkx(H, weight=w, nodelist=nodes, device=device)
-            except InvalidValue as exc:
-                if preserve_all and w not in weights:
-                    continue  # an attribute that is not a weight: not held
-                raise NotImplementedError(f"semiring backend: {exc}") from None
-    return Graph(nodes, _EngineGraph(A, kind=kind), {w: _EngineGraph(M, kind=kind) for w, M in mats.items()},
-                 order, pred_order, directed=directed, multigraph=G.is_multigraph(), graph=G.graph, index=index)
+    if reuse is not None and reuse._csr is not None and reuse.device == _resolve(device) \
+            and reuse.is_directed() == directed and reuse.is_multigraph() == multigraph and len(reuse) == len(G):
+        nodes, index = reuse.nodes, reuse.index
+        dicts = _io.neighbour_dicts(G._adj, nodes)
+        order, pred_order, structure, csr = reuse.order, reuse.pred_order, reuse.structure, reuse._csr
+    else:
+        nodes = list(G)
+        index = dict(zip(nodes, range(len(nodes))))
+        labels = _io._int_labels(nodes)
+        dicts = _io.neighbour_dicts(G._adj, nodes)
+        order = _io.adjacency(dicts, nodes, index, labels)
+        pred_order = _io.adjacency(_io.neighbour_dicts(G._pred, nodes), nodes, index, labels) if directed else None
+        perm, sorted_indices = _io.row_sort(len(nodes), *order)
+        csr = (order[0], sorted_indices, perm)
+        structure = _EngineGraph(_io.csr_matrix(len(nodes), order[0], sorted_indices, None, device=device), kind=kind)
+    names = list(dict.fromkeys(weights))
+    if preserve_all:
+        datas = chain.from_iterable(map(methodcaller("values"), dicts))
+        if multigraph:
+            datas = chain.from_iterable(map(methodcaller("values"), datas))
+        names += sorted({k for d in datas for k in d if isinstance(k, str)} - set(names))
+    held, uniform = {}, {}
+    for w in names:
+        if reuse is not None and structure is reuse.structure and reuse._defaults.get(w) == defaults.get(w, 1) \
+                and (w in reuse.weights or w in reuse.uniform):
+            if w in reuse.weights:
+                held[w] = reuse.weights[w]
+            else:
+                uniform[w] = reuse.uniform[w]
+            continue
+        default = defaults.get(w, 1)
+        try:
+            vals = _io.edge_values(dicts, w, multigraph=multigraph, combine="min", default=default,
+                                   what="semiring backend")
+        except InvalidValue as exc:
+            if preserve_all and w not in weights:
+                continue  # an attribute that is not a weight: not held
+            raise NotImplementedError(str(exc)) from None
+        if vals is None:
+            if not _is_number(default):
+                raise NotImplementedError(f"semiring backend: edges without {w!r} weigh {default!r}, not a number")
+            uniform[w] = default
+            continue
+        indptr, sorted_indices, perm = csr
+        held[w] = _EngineGraph(_io.csr_matrix(len(nodes), indptr, sorted_indices, vals[perm], device=device),
+                               kind=kind)
+    out = Graph(nodes, structure, held, order, pred_order, directed=directed, multigraph=multigraph,
+                graph=G.graph, index=index, uniform=uniform)
+    out._csr = csr
+    out._defaults = {w: defaults.get(w, 1) for w in names}
+    return out
+
+
+def _resolve(device):
+    """The device a Matrix placed on ``device`` lives on ("auto" resolved)."""
+    from ..core import _validate
+
+    return _validate.device(device)
+
+
+def _is_number(x):
+    return isinstance(x, (numbers.Real, np.number)) and not isinstance(x, (bool, np.bool_))
 
 
 def to_networkx(G):
-    """A networkx graph (Graph or DiGraph) with the backend graph's nodes, edges and weights.
+    """A networkx graph (Graph or DiGraph) with the backend graph's nodes (and their attributes),
+    edges, held weights and graph attributes.
 
-    Multigraph edges come back collapsed (one edge per node pair, with the held weights).
+    Edges are added node by node, each node's neighbours in the order networkx iterated them
+    (``G.order``). Multigraph edges come back collapsed (one edge per node pair, with the held
+    weights); attributes no edge had (``G.uniform``) are not added.
     """
     import networkx as nx
 
-    if not len(G):
-        H = nx.DiGraph() if G.is_directed() else nx.Graph()
-    else:
-        first = next(iter(G.weights), None)
-        A = G.A if first is None else G.weights[first].A
-        H = _matrix_to_networkx(A, nodes=G.nodes, weight=first, directed=G.is_directed())
-        for w in list(G.weights)[1:]:
-            rows, cols, vals = (_host(a).tolist() for a in G.weights[w].A.to_coo())
-            nx.set_edge_attributes(H, {(G.nodes[i], G.nodes[j]): x for i, j, x in zip(rows, cols, vals)}, w,
-                                   backend="networkx")
+    H = nx.DiGraph() if G.is_directed() else nx.Graph()
     H.graph.update(G.graph)
+    if G.node_data is None:
+        H.add_nodes_from(G.nodes)
+    else:
+        H.add_nodes_from((v, dict(d)) for v, d in zip(G.nodes, G.node_data))
+    indptr, indices = G.order
+    if not indices.shape[0]:
+        return H
+    rows = np.repeat(np.arange(len(G.nodes), dtype=np.int64), np.diff(indptr))
+    names = G.nodes
+    columns = [[names[i] for i in rows.tolist()], [names[j] for j in indices.tolist()]]
+    keys = list(G.weights)
+    for w in keys:
+        vals = _host(G.weights[w].A.to_coo()[2])  # row-sorted CSR order
+        if G._csr is not None:
+            ordered = np.empty_like(vals)
+            ordered[G._csr[2]] = vals  # position perm[k] of G.order holds sorted entry k
+        else:  # no permutation kept: look each entry of G.order up among the sorted ones
+            r, c = (_host(a) for a in G.weights[w].A.to_coo()[:2])
+            n = len(names)
+            ordered = vals[np.searchsorted(r * n + c, rows * n + indices)]
+        columns.append(ordered.tolist())
+    if keys:
+        H.add_edges_from((u, v, dict(zip(keys, x))) for u, v, *x in zip(*columns))
+    else:
+        H.add_edges_from(zip(*columns))
     return H
 
 

@@ -61,6 +61,9 @@ from .shortest_paths import (
     single_source_shortest_path, single_target_shortest_path, single_target_shortest_path_length,
 )
 from .traversal import ancestors, bfs_predecessors, bfs_successors, descendants, node_connected_component
+# generators
+from . import generators as _generators
+from .generators import *  # noqa: F403 (the generators' names, listed in generators.__all__)
 
 __all__ = [
     "bfs_edges", "bfs_tree", "bfs_layers", "descendants_at_distance",
@@ -104,4 +107,6 @@ __all__ = [
     "johnson", "floyd_warshall_predecessor_and_distance", "floyd_warshall_numpy", "astar_path", "astar_path_length",
     "bfs_predecessors", "bfs_successors", "descendants", "ancestors",
     "node_connected_component", "edge_bfs", "bfs_labeled_edges",
+    # generators
+    *_generators.__all__,
 ]
