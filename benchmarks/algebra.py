@@ -440,7 +440,7 @@ def _graphblas_ops(run, g, f, V, expect, after, ui, uv, vi, vv, size, want, q):
 
 # -- rows 5, 6: the README loop, eager and on the device ----------------------------------------
 def readme_loop(A, level, q):
-    """The README's BFS loop ("A taste"), unchanged: level and q given (level {s: 0}, q {s})."""
+    """The README's BFS loop ("Ten lines"), unchanged: level and q given (level {s: 0}, q {s})."""
     depth = 0
     while q.nvals:
         depth += 1
