@@ -21,6 +21,22 @@ from .shortest_paths import (
 from .traversal import bfs_edges, bfs_layers, bfs_tree, descendants_at_distance
 from .tree import minimum_spanning_tree
 
+# centrality, clustering, link analysis, link prediction
+from .assortativity import average_degree_connectivity, average_neighbor_degree
+from .centrality import (
+    betweenness_centrality_subset, degree_centrality, edge_betweenness_centrality, edge_betweenness_centrality_subset,
+    in_degree_centrality, out_degree_centrality,
+)
+from .closeness import closeness_centrality, harmonic_centrality
+from .cluster import average_clustering, clustering, generalized_degree, square_clustering, transitivity
+from .eigenvector import eigenvector_centrality, eigenvector_centrality_numpy, katz_centrality, katz_centrality_numpy
+from .link_analysis import google_matrix, hits
+from .link_prediction import (
+    adamic_adar_index, common_neighbor_centrality, jaccard_coefficient, preferential_attachment,
+    resource_allocation_index,
+)
+from .reciprocity import overall_reciprocity, reciprocity
+
 __all__ = [
     "bfs_edges", "bfs_tree", "bfs_layers", "descendants_at_distance",
     "single_source_shortest_path_length", "all_pairs_shortest_path_length", "shortest_path_length",
@@ -33,4 +49,14 @@ __all__ = [
     "minimum_spanning_tree", "betweenness_centrality",
     "louvain_communities", "modularity",
     "kernighan_lin_bisection",
+    # centrality, clustering, link analysis, link prediction
+    "degree_centrality", "in_degree_centrality", "out_degree_centrality",
+    "eigenvector_centrality", "eigenvector_centrality_numpy", "katz_centrality", "katz_centrality_numpy",
+    "closeness_centrality", "harmonic_centrality",
+    "edge_betweenness_centrality", "betweenness_centrality_subset", "edge_betweenness_centrality_subset",
+    "hits", "google_matrix",
+    "clustering", "average_clustering", "transitivity", "square_clustering", "generalized_degree",
+    "reciprocity", "overall_reciprocity", "average_neighbor_degree", "average_degree_connectivity",
+    "jaccard_coefficient", "adamic_adar_index", "resource_allocation_index", "preferential_attachment",
+    "common_neighbor_centrality",
 ]

@@ -1,0 +1,149 @@
+"""Brandes' dependency sweeps for networkx's edge and subset betweenness (unweighted).
+
+The forward sweep is the engine's (:mod:`semiring.algorithms.centrality`): for a batch of b
+sources, a b x n matrix per BFS level holds the number of shortest paths ``sigma`` from each
+source (row) to each vertex of that level. The backward sweeps here differ from vertex
+betweenness in what they accumulate:
+
+- :func:`edge_dependencies`: each DAG edge v -> w (v on level d-1, w on level d) carries
+  ``sigma(v) / sigma(w) * (1 + delta(w))`` (Brandes 2008, edge betweenness). With
+  ``W = (1 + delta) ./ sigma`` on level d, the edges' share summed over the batch is one masked
+  product ``E<A.S> += sigma(d-1)' plus.times W``.
+- :func:`subset_dependencies`: only paths ending in a target count, so a vertex passes on
+  ``delta(w) + [w is a target]`` instead of ``1 + delta(w)`` (networkx's
+  ``_accumulate_subset``).
+- :func:`edge_subset_dependencies`: networkx's ``_accumulate_edges_subset``, which gives a
+  target w's in-edges ``sigma(v) / sigma(w) * (1 + delta(w))`` and splits the dependency of any
+  other w evenly over its DAG in-edges, ``delta(w) / npred(w)``; ``npred`` is a ``plus.pair``
+  product of the previous level's pattern.
+
+Sources may repeat (each occurrence is a row, and counts, as networkx's loop over sources does).
+
+References
+----------
+U. Brandes, "On variants of shortest-path betweenness centrality and their generic computation",
+Social Networks 30(2), 2008. networkx ``edge_betweenness_centrality``,
+``betweenness_centrality_subset`` and ``edge_betweenness_centrality_subset`` (the rules above).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ... import core as _core
+from ...algorithms.centrality import _forward, _pattern
+from ...core.matrix import Matrix
+from ...core.vector import Vector
+from ...ops import binary, semiring, unary
+from .searches import batches
+
+
+def _levels(G, src):
+    """(P, P', levels) for the sources ``src`` (host int64): ``levels[d]`` is b x n float64 sigma
+    on BFS level d of each row's source."""
+    P, PT = _pattern(G)
+    b, n = src.shape[0], G.n
+    sigma0 = Matrix.from_coo(np.arange(b, dtype=np.int64), src, np.ones(b), nrows=b, ncols=n, dtype="float64",
+                             device=G.A.device)
+    return P, PT, _forward(P, sigma0, G.kind == "undirected")
+
+
+def _ones(M):
+    # one(M) as float64
+    return _core.apply(M, unary.one).dup("float64")
+
+
+def _add(acc, part, op=binary.plus):
+    return part if acc is None else _core.ewise_add(acc, part, op)
+
+
+def _diagonal(indices, n, device):
+    """The n x n float64 diagonal with 1 at ``indices`` (selects those columns by a product)."""
+    idx = np.unique(np.asarray(indices, dtype=np.int64))
+    return Matrix.from_coo(idx, idx, np.ones(idx.shape[0]), nrows=n, ncols=n, dtype="float64", device=device)
+
+
+def edge_dependencies(G, sources):
+    """Sum over ``sources`` of the edge dependencies: an n x n float64 Matrix on A's pattern
+    (``E(v, w)`` for the edge v -> w; absent where no shortest path uses it), or None."""
+    E = None
+    for src in batches(np.asarray(sources, dtype=np.int64), G.n):
+        P, PT, levels = _levels(G, src)
+        # t = 1 + delta on the deepest level (no children there)
+        t = _core.apply(levels[-1], unary.one)
+        for d in range(len(levels) - 1, 0, -1):
+            # W = t ./ sigma on level d
+            W = _core.ewise_mult(t, levels[d], binary.div)
+            # E<A.S> += sigma(d-1)' plus.times W   (sigma(v) / sigma(w) (1 + delta(w)), summed over the sources)
+            E = _add(E, _core.mxm(levels[d - 1].T, W, semiring.plus_times, mask=P.S))
+            if d == 1:
+                break
+            # Q<level(d-1).S> = W plus.first A'   (the sum over each vertex's children)
+            Q = _core.mxm(W, PT, semiring.plus_first, mask=levels[d - 1].S)
+            # t = 1 + Q .* sigma on level d-1
+            t = _core.ewise_add(_core.apply(levels[d - 1], unary.one), _core.ewise_mult(Q, levels[d - 1], binary.times),
+                                binary.plus)
+    return E
+
+
+def subset_dependencies(G, sources, targets):
+    """Sum over ``sources`` of the dependencies on paths to ``targets`` (networkx's
+    ``_accumulate_subset``): a float64 Vector of size n (absent where 0)."""
+    n, device = G.n, G.A.device
+    DT = _diagonal(targets, n, device)
+    bc = Vector(n, "float64", device=device)
+    for src in batches(np.asarray(sources, dtype=np.int64), n):
+        P, PT, levels = _levels(G, src)
+        ones = Vector.from_dense(np.ones(src.shape[0]), device=device)
+        delta = None
+        for d in range(len(levels) - 1, 0, -1):
+            if delta is not None and delta.nvals:
+                # bc += ones plus.second delta   (delta summed over the sources: a column sum)
+                _core.ewise_add(bc, _core.vxm(ones, delta, semiring.plus_second), binary.plus, out=bc)
+            if d == 1:
+                break
+            # t = delta + [target] on level d   (the target set excludes the source, which is on level 0)
+            t = _add(delta, _core.mxm(_ones(levels[d]), DT, semiring.plus_first))
+            # W = t ./ sigma;  Q<level(d-1).S> = W plus.first A';  delta = Q .* sigma on level d-1
+            W = _core.ewise_mult(t, levels[d], binary.div)
+            Q = _core.mxm(W, PT, semiring.plus_first, mask=levels[d - 1].S)
+            delta = _core.ewise_mult(Q, levels[d - 1], binary.times)
+    return bc
+
+
+def edge_subset_dependencies(G, sources, targets):
+    """networkx's ``_accumulate_edges_subset`` summed over ``sources``: an n x n float64 Matrix
+    on A's pattern (``E(v, w)`` for the edge v -> w), or None."""
+    n, device = G.n, G.A.device
+    DT = _diagonal(targets, n, device)
+    E = None
+    for src in batches(np.asarray(sources, dtype=np.int64), n):
+        P, PT, levels = _levels(G, src)
+        delta = None
+        for d in range(len(levels) - 1, 0, -1):
+            sigma, prev = levels[d], levels[d - 1]
+            # at = 1 on the targets of level d;  W1 = (1 + delta) ./ sigma there
+            at = _core.mxm(_ones(sigma), DT, semiring.plus_first)
+            lifted = at if delta is None else _core.ewise_add(at, _core.ewise_mult(delta, at, binary.first), binary.plus)
+            W1 = _core.ewise_mult(lifted, sigma, binary.div)
+            # E<A.S> += sigma(d-1)' plus.times W1
+            E = _add(E, _core.mxm(prev.T, W1, semiring.plus_times, mask=P.S))
+            W2 = None
+            if delta is not None:
+                # rest = delta off the targets;  npred<rest.S> = one(level d-1) plus.pair A;  W2 = rest ./ npred
+                rest = _core.apply(delta, unary.identity, mask=~at.S)
+                if rest.nvals:
+                    npred = _core.mxm(_ones(prev), P, semiring.plus_pair, mask=rest.S)
+                    W2 = _core.ewise_mult(rest, npred.dup("float64"), binary.div)
+                    # E<A.S> += one(level d-1)' plus.times W2   (delta(w) / npred(w) on each DAG in-edge)
+                    E = _add(E, _core.mxm(_ones(prev).T, W2, semiring.plus_times, mask=P.S))
+            if d == 1:
+                break
+            # delta(d-1) = sigma .* (W1 plus.first A') + (W2 plus.first A')   on level d-1
+            delta = _core.ewise_mult(_core.mxm(W1, PT, semiring.plus_first, mask=prev.S), prev, binary.times)
+            if W2 is not None:
+                delta = _core.ewise_add(delta, _core.mxm(W2, PT, semiring.plus_first, mask=prev.S), binary.plus)
+    return E
+
+
+__all__ = ["edge_dependencies", "subset_dependencies", "edge_subset_dependencies"]

@@ -1,0 +1,90 @@
+"""Shortest-path lengths from a batch of sources at once, as b x n matrices (row i: source i).
+
+Distance-based centralities (closeness, harmonic) and path-aware link prediction need the hop
+counts or distances from many sources. Searching them one source at a time costs an engine call
+per source and per level; here a batch of b sources runs together in a b x n frontier matrix, as
+the batched BFS of Brandes' algorithm does (Buluç and Gilbert's Combinatorial BLAS):
+
+- hops (:func:`hop_matrix`): ``F<!L.S, replace> = F any.pair A`` carries the frontier of every
+  source one level further, and ``L<F.S> = depth`` records it;
+- distances (:func:`distance_matrix`): Bellman-Ford from the entries that changed,
+  ``T = F min.plus W``, where ``F`` holds the distances improved by the last round; the entries
+  of T that are new or smaller than ``D`` become the next ``F`` and are written into ``D``. For
+  non-negative weights it stops once no distance improves (after the largest number of edges on
+  a shortest path, plus one round).
+
+:func:`batches` cuts a list of sources into batches whose b x n matrices stay under a fixed
+number of entries.
+
+References
+----------
+A. Buluç, J. R. Gilbert, "The Combinatorial BLAS: design, implementation, and applications",
+IJHPCA 25(4), 2011 (multi-source BFS as sparse matrix products). J. Kepner, J. Gilbert (eds.),
+"Graph Algorithms in the Language of Linear Algebra", SIAM 2011 (Bellman-Ford as min.plus
+products).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ... import core as _core
+from ...core.matrix import Matrix
+from ...ops import binary, semiring, unary
+
+#: A batch's b x n matrices hold at most about this many entries (b = this // n, at least 1).
+BATCH_ENTRIES = 1 << 22
+
+
+def batches(sources, n):
+    """Consecutive slices of ``sources`` (a host int64 array) with ``len * n`` near
+    :data:`BATCH_ENTRIES`."""
+    b = max(1, BATCH_ENTRIES // max(n, 1))
+    for start in range(0, sources.shape[0], b):
+        yield sources[start:start + b]
+
+
+def _start(src, n, dtype, device):
+    b = src.shape[0]
+    return Matrix.from_coo(np.arange(b, dtype=np.int64), src, np.zeros(b, dtype=dtype), nrows=b, ncols=n,
+                           dtype=dtype, device=device)
+
+
+def hop_matrix(A, src):
+    """Hop counts from each source of ``src``: a b x n int64 Matrix, ``L(i, j)`` = the number of
+    edges on a shortest path from ``src[i]`` to j (present only where j is reached; 0 at the
+    source). ``A`` is the n x n pattern (edge i -> j present); sources may repeat."""
+    n = A.nrows
+    L = _start(src, n, np.int64, A.device)
+    F = L
+    depth = 0
+    while F.nvals:
+        depth += 1
+        # F<!L.S, replace> = F any.pair A   (the vertices first reached at this depth)
+        F = _core.mxm(F, A, semiring.any_pair, mask=~L.S)
+        # L<F.S> = depth
+        _core.assign(L, depth, None, mask=F.S)
+    return L
+
+
+def distance_matrix(W, src):
+    """Shortest-path distances from each source of ``src``: a b x n Matrix of W's value type,
+    ``D(i, j)`` present where j is reachable from ``src[i]`` (0 at the source). ``W`` holds
+    non-negative edge lengths (W(i, j) for the edge i -> j); sources may repeat."""
+    n = W.nrows
+    D = _start(src, n, W.dtype, W.device)
+    F = D
+    while F.nvals:
+        # T = F min.plus W   (lengths through the distances improved last round)
+        T = _core.mxm(F, W, semiring.min_plus)
+        # lower = T .< D   (where both hold a distance)
+        lower = _core.ewise_mult(T, D, binary.lt)
+        # F = T on the entries D lacks, and where T is lower
+        F = _core.ewise_add(_core.apply(T, unary.identity, mask=~D.S), _core.apply(T, unary.identity, mask=lower.V),
+                            binary.first)
+        # D<F.S> = F
+        D = _core.ewise_add(D, F, binary.second)
+    return D
+
+
+__all__ = ["batches", "hop_matrix", "distance_matrix", "BATCH_ENTRIES"]

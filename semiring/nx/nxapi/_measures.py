@@ -1,0 +1,103 @@
+"""What the centrality, clustering, link-analysis and link-prediction adapters share: networkx's
+degrees from the engine, its ``nbunch`` reading, and the multigraph check.
+
+networkx's degree counts a self-loop twice in an undirected graph (once in each of in- and
+out-degree of a directed one) and a weighted degree sums the edges' ``weight`` values (a
+self-loop's twice, undirected). The backend graph holds one entry per node pair, so functions
+whose answer depends on parallel edges decline multigraphs that have them (:func:`parallel_reason`).
+"""
+
+from __future__ import annotations
+
+import networkx as nx
+import numpy as np
+
+from ... import core as _core
+from ...backends._xp import asnumpy
+from ...ops import indexunary, monoid, unary
+
+
+class Members:
+    """What networkx's ``Graph.nbunch_iter`` reads of a graph (membership and ``_adj``), so that
+    ``nodes`` is read by networkx's own code, with its own errors."""
+
+    def __init__(self, index):
+        self._adj = index
+
+    def __contains__(self, node):
+        try:
+            return node in self._adj
+        except TypeError:
+            return False
+
+
+def nbunch(G, nodes):
+    """The nodes of G in ``nodes`` (None: all), as networkx's ``G.nbunch_iter`` yields them: a
+    generator; raises networkx.NetworkXError when ``nodes`` is neither a node nor an iterable of
+    hashables (on the first ``next``, as networkx)."""
+    if nodes is None:
+        return iter(G.nodes)
+    return nx.Graph.nbunch_iter(Members(G.index), nodes)
+
+
+def parallel_reason(G):
+    """Why a multigraph is declined (it has parallel edges, or is a backend graph whose parallel
+    edges were collapsed), or None."""
+    if not G.is_multigraph():
+        return None
+    if isinstance(G, nx.Graph):
+        if any(len(keys) > 1 for nbrs in G._adj.values() for keys in nbrs.values()):
+            return "the multigraph has parallel edges, which networkx counts one by one; the backend graph " \
+                   "holds one edge per node pair"
+        return None
+    return "a converted multigraph holds one edge per node pair; networkx counts parallel edges one by one"
+
+
+def dense(vector, fill=0):
+    """A Vector as a host NumPy array (``fill`` where absent)."""
+    return asnumpy(vector.to_dense(fill))
+
+
+def _counts(M, rows=True):
+    # d = reduce_rowwise(one(M), plus)   (or columnwise)
+    P = _core.apply(M, unary.one).dup("int64")
+    r = _core.reduce_rowwise(P, monoid.plus) if rows else _core.reduce_columnwise(P, monoid.plus)
+    return dense(r).astype(np.int64, copy=False)
+
+
+def _sums(M, rows=True):
+    # s = reduce_rowwise(M, plus)   (or columnwise)
+    r = _core.reduce_rowwise(M, monoid.plus) if rows else _core.reduce_columnwise(M, monoid.plus)
+    return dense(r)
+
+
+def _diagonal(M):
+    # loops = diag(M)   (dense: 0 where a node has no self-loop)
+    rows, _, vals = _core.select(M, indexunary.diag).to_coo()
+    out = np.zeros(M.nrows, dtype=M.dtype if M.dtype != np.bool_ else np.int64)
+    out[asnumpy(rows)] = asnumpy(vals)
+    return out
+
+
+def degrees(G, which="in+out", weight=None):
+    """networkx's ``G.degree`` / ``G.in_degree`` / ``G.out_degree`` (``which`` "in+out", "in",
+    "out"; undirected graphs have only "in+out"), of ``weight`` (None: edge counts), as a host
+    array in node order: int64 for counts and int weights, float64 for float weights."""
+    A = G.weighted(weight).A
+    value = _counts if weight is None else _sums
+    if not G.is_directed():
+        loops = _diagonal(A if weight is not None else _core.apply(A, unary.one).dup("int64"))
+        return value(A) + loops  # a self-loop is one entry, counted twice
+    if which == "out":
+        return value(A)
+    if which == "in":
+        return value(A, rows=False)
+    return value(A) + value(A, rows=False)
+
+
+def pyvalues(array):
+    """Python numbers (``tolist``) of a host array."""
+    return np.asarray(array).tolist()
+
+
+__all__ = ["Members", "nbunch", "parallel_reason", "dense", "degrees", "pyvalues"]

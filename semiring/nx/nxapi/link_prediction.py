@@ -1,0 +1,255 @@
+"""networkx's link prediction scores on masked products over the requested pairs.
+
+For the node pairs (u, v) asked for (``ebunch``, or every non-edge in the order of networkx's
+``non_edges``), a bool mask ``M`` holds the pairs and one masked product gives, at each of them,
+
+- the common neighbours: ``C<M.S> = P plus.pair P`` (``P`` the pattern without self-loops:
+  networkx's ``common_neighbors`` leaves u and v out);
+- the resource allocation and Adamic-Adar sums: ``C<M.S> = (P scaled by r) plus.first P`` with
+  ``r(w) = 1 / degree(w)`` or ``1 / log(degree(w))``, the degree counting a self-loop twice as
+  networkx's does;
+- the Jaccard coefficient: common neighbours over ``|N(u) | N(v)|`` (N with self-loops, as
+  networkx's neighbour sets); preferential attachment: the degree product;
+- common-neighbour centrality: the common neighbours and the hop count from u to v (a batched
+  BFS from the distinct u, :mod:`semiring.nx.algorithms.searches`).
+
+The pairs are scored in chunks as the generator is consumed; ``ebunch`` is read as networkx reads
+it (checked whole for missing nodes first, then iterated again). Scores are Python numbers
+computed by networkx's formulas from the engine's integer counts; the sums of reciprocals agree
+to rounding.
+"""
+
+from __future__ import annotations
+
+from itertools import islice
+
+import networkx as nx
+import numpy as np
+
+from ... import core as _core
+from ...core.matrix import Matrix
+from ...ops import binary, indexunary, semiring
+from ..algorithms import clustering as _cl
+from ..algorithms.searches import hop_matrix
+from ._common import checked_by, real_reason
+from ._measures import degrees
+
+#: Pairs scored per masked product.
+CHUNK = 1 << 18
+
+
+def _check(G):
+    if G.is_multigraph():
+        raise nx.NetworkXNotImplemented("not implemented for multigraph type")
+    if G.is_directed():
+        raise nx.NetworkXNotImplemented("not implemented for directed type")
+
+
+def _non_edges(G):
+    """networkx's ``non_edges`` of an undirected graph, in its order (the same set operations)."""
+    indptr, indices = G.order
+    names, index = G.nodes, G.index
+    nodes = set(iter(names))
+    while nodes:
+        u = nodes.pop()
+        i = index[u]
+        for v in nodes - {names[j] for j in indices[indptr[i]:indptr[i + 1]].tolist()}:
+            yield (u, v)
+
+
+def _pairs(G, ebunch):
+    """The (u, v) pairs to score, as networkx's ``_apply_prediction`` reads ``ebunch``."""
+    if ebunch is None:
+        return _non_edges(G)
+    for u, v in ebunch:
+        if u not in G:
+            raise nx.NodeNotFound(f"Node {u} not in G.")
+        if v not in G:
+            raise nx.NodeNotFound(f"Node {v} not in G.")
+    return iter(ebunch)
+
+
+def _at(C, rows, cols, n, *, present=False):
+    """C(rows[i], cols[i]) as a host array (0 where absent); with ``present``, also the bool
+    array of where C has the entry."""
+    out = np.zeros(rows.shape[0], dtype=np.float64 if C.dtype.kind == "f" else np.int64)
+    if not C.nvals:
+        return (out, np.zeros(rows.shape[0], dtype=bool)) if present else out
+    r, c, v = (np.asarray(dense_host(a)) for a in C.to_coo())
+    key = r.astype(np.int64) * n + c
+    o = np.argsort(key, kind="stable")
+    key, v = key[o], v[o]
+    want = rows * n + cols
+    pos = np.minimum(np.searchsorted(key, want), key.shape[0] - 1)
+    hit = key[pos] == want
+    out[hit] = v[pos[hit]]
+    return (out, hit) if present else out
+
+
+def dense_host(a):
+    from ...backends._xp import asnumpy
+
+    return asnumpy(a)
+
+
+def _mask(rows, cols, n, device):
+    return Matrix.from_coo(rows, cols, None, nrows=n, ncols=n, dtype="bool", device=device, dup_op=binary.any)
+
+
+def _scaled(P, r):
+    """P with each column w holding r(w): P plus.times diag(r)."""
+    n = P.nrows
+    idx = np.arange(n, dtype=np.int64)
+    D = Matrix.from_coo(idx, idx, np.asarray(r, dtype=np.float64), nrows=n, ncols=n, dtype="float64",
+                        device=P.device)
+    return _core.mxm(P.dup("float64"), D, semiring.plus_times)
+
+
+def _scored(G, pairs, score):
+    """(u, v, score) for each pair of the iterator ``pairs``, in order; ``score(rows, cols)`` ->
+    a list of Python values (or exceptions, raised on reaching them) for a chunk of index pairs."""
+    index = G.index
+    while True:
+        chunk = list(islice(pairs, CHUNK))
+        if not chunk:
+            return
+        rows = np.fromiter((index[u] for u, _ in chunk), dtype=np.int64, count=len(chunk))
+        cols = np.fromiter((index[v] for _, v in chunk), dtype=np.int64, count=len(chunk))
+        for (u, v), s in zip(chunk, score(rows, cols)):
+            if isinstance(s, Exception):
+                raise s
+            yield (u, v, s)
+
+
+def _common(G, rows, cols):
+    """Common neighbours of each pair (u, v), u and v left out: C<M.S> = P plus.pair P."""
+    P = _cl.offdiag(G.A)
+    n = len(G)
+    C = _core.mxm(P, P, semiring.plus_pair, mask=_mask(rows, cols, n, P.device).S)
+    return _at(C, rows, cols, n)
+
+
+def _weighted_common(G, rows, cols, r):
+    """sum over the common neighbours w of each pair of r(w): C<M.S> = (P diag(r)) plus.first P;
+    a list of Python values, the int 0 where there is no common neighbour (networkx's empty sum)."""
+    P = _cl.offdiag(G.A)
+    n = len(G)
+    C = _core.mxm(_scaled(P, r), P, semiring.plus_first, mask=_mask(rows, cols, n, P.device).S)
+    vals, present = _at(C, rows, cols, n, present=True)
+    return [x if p else 0 for x, p in zip(vals.tolist(), present.tolist())]
+
+
+@checked_by(lambda G, ebunch=None: None)
+def resource_allocation_index(G, ebunch=None):
+    """networkx.resource_allocation_index: an iterator of (u, v, sum over common neighbours w of
+    1 / degree(w)).
+
+    Raises networkx.NetworkXNotImplemented (directed graphs, multigraphs) and
+    networkx.NodeNotFound (a node of ebunch not in G) at the call, as networkx does.
+    """
+    _check(G)
+    pairs = _pairs(G, ebunch)
+    deg = degrees(G).astype(np.float64)
+    r = np.divide(1.0, deg, out=np.zeros_like(deg), where=deg > 0)
+    return _scored(G, pairs, lambda rows, cols: _weighted_common(G, rows, cols, r))
+
+
+@checked_by(lambda G, ebunch=None: None)
+def adamic_adar_index(G, ebunch=None):
+    """networkx.adamic_adar_index: an iterator of (u, v, sum over common neighbours w of
+    1 / log(degree(w))).
+
+    Raises networkx.NetworkXNotImplemented and networkx.NodeNotFound at the call, as networkx.
+    """
+    _check(G)
+    pairs = _pairs(G, ebunch)
+    deg = degrees(G).astype(np.float64)
+    # a common neighbour has two neighbours other than itself: degree >= 2, log > 0
+    r = np.divide(1.0, np.log(np.maximum(deg, 1.0)), out=np.zeros_like(deg), where=deg > 1)
+    return _scored(G, pairs, lambda rows, cols: _weighted_common(G, rows, cols, r))
+
+
+@checked_by(lambda G, ebunch=None: None)
+def jaccard_coefficient(G, ebunch=None):
+    """networkx.jaccard_coefficient: an iterator of (u, v, |common neighbours| / |N(u) | N(v)|)
+    (0 where both have no neighbour).
+
+    Raises networkx.NetworkXNotImplemented and networkx.NodeNotFound at the call, as networkx.
+    """
+    _check(G)
+    pairs = _pairs(G, ebunch)
+    size = _cl.row_counts(G.A)  # len(G[u]): a self-loop is one neighbour
+    loops = np.zeros(len(G), dtype=bool)
+    rows, _, _ = _core.select(G.A, indexunary.diag).to_coo()
+    loops[dense_host(rows)] = True
+
+    def score(r, c):
+        common = _common(G, r, c)
+        # |N(u) & N(v)| counts u when u has a self-loop and the edge u-v (and v likewise)
+        edge = _at(G.A, r, c, len(G)).astype(bool) & (r != c)
+        both = common + (edge & loops[r]) + (edge & loops[c]) + ((r == c) & loops[r])
+        union = (size[r] + size[c] - both).tolist()
+        return [0 if un == 0 else cn / un for cn, un in zip(common.tolist(), union)]
+
+    return _scored(G, pairs, score)
+
+
+@checked_by(lambda G, ebunch=None: None)
+def preferential_attachment(G, ebunch=None):
+    """networkx.preferential_attachment: an iterator of (u, v, degree(u) * degree(v)).
+
+    Raises networkx.NetworkXNotImplemented and networkx.NodeNotFound at the call, as networkx.
+    """
+    _check(G)
+    pairs = _pairs(G, ebunch)
+    deg = degrees(G)
+    return _scored(G, pairs, lambda rows, cols: (deg[rows] * deg[cols]).tolist())
+
+
+def _hops(G, rows, cols):
+    """Hop counts from rows[i] to cols[i] (-1 where unreachable), by a batched BFS from the
+    distinct rows."""
+    src, where = np.unique(rows, return_inverse=True)
+    L = hop_matrix(G.A, src)
+    # Lp = L + 1 so that a present 0 (u == v) differs from absent
+    Lp = _core.apply(L, binary.plus, right=1)
+    return _at(Lp, where.astype(np.int64), cols, len(G)) - 1
+
+
+@checked_by(lambda G, ebunch=None, alpha=0.8: real_reason(alpha, "alpha") or
+            (None if alpha is not None else "alpha must be a real number; given None"))
+def common_neighbor_centrality(G, ebunch=None, alpha=0.8):
+    """networkx.common_neighbor_centrality: an iterator of (u, v, alpha |common neighbours| +
+    (1 - alpha) n / hops(u, v)) (the hop term 0 where v is unreachable; ``alpha == 1`` drops it).
+
+    Raises networkx.NetworkXNotImplemented and networkx.NodeNotFound at the call, and
+    networkx.NetworkXAlgorithmError on reaching a pair u == v, as networkx does.
+    """
+    _check(G)
+    pairs = _pairs(G, ebunch)
+    n = len(G)
+    inf = float("inf")
+
+    def score(rows, cols):
+        same = rows == cols
+        keep = ~same
+        common = _common(G, rows[keep], cols[keep]).tolist()
+        hops = _hops(G, rows[keep], cols[keep]).tolist() if alpha != 1 else None
+        out, k = [], 0
+        for s in same.tolist():
+            if s:
+                out.append(nx.NetworkXAlgorithmError("Self loops are not supported"))
+                continue
+            if alpha == 1:
+                out.append(common[k])
+            else:
+                path_len = inf if hops[k] < 0 else hops[k]
+                out.append(alpha * common[k] + (1 - alpha) * n / path_len)
+            k += 1
+        return out
+
+    return _scored(G, pairs, score)
+
+
+__all__ = ["resource_allocation_index", "adamic_adar_index", "jaccard_coefficient", "preferential_attachment",
+           "common_neighbor_centrality", "CHUNK"]

@@ -1,0 +1,73 @@
+"""networkx's reciprocity of directed graphs on the engine.
+
+The reciprocated edges are the pattern ``A .* A'`` (``ewise_mult``): overall reciprocity counts
+its off-diagonal entries against ``nvals(A)``; a node's reciprocity is ``2 |pred & succ| /
+(|pred| + |succ|)`` from the row count of ``A .* A'`` and the in- and out-degrees (a self-loop
+is its own predecessor and successor, as in networkx). Exact integer counts: networkx's values.
+"""
+
+from __future__ import annotations
+
+import networkx as nx
+
+from ... import core as _core
+from ...ops import binary, indexunary
+from ..algorithms import clustering as _cl
+from ._measures import nbunch
+
+
+def _check(G):
+    if not G.is_directed():
+        raise nx.NetworkXNotImplemented("not implemented for undirected type")
+    if G.is_multigraph():
+        raise nx.NetworkXNotImplemented("not implemented for multigraph type")
+
+
+def _mutual(G):
+    # R = A .* A'   (pattern: the edges whose reverse is an edge)
+    return _core.ewise_mult(G.A, G.A.T, binary.pair)
+
+
+def overall_reciprocity(G):
+    """networkx.overall_reciprocity: the share of edges whose reverse is an edge (self-loops not
+    reciprocated).
+
+    Raises networkx.NetworkXError for a graph without edges, and
+    networkx.NetworkXNotImplemented for undirected graphs and multigraphs.
+    """
+    _check(G)
+    n_all_edge = G.A.nvals
+    if n_all_edge == 0:
+        raise nx.NetworkXError("Not defined for empty graphs")
+    # overlap = nvals(offdiag(A .* A'))
+    n_overlap_edge = _core.select(_mutual(G), indexunary.offdiag).nvals
+    return n_overlap_edge / n_all_edge
+
+
+def reciprocity(G, nodes=None):
+    """networkx.reciprocity: overall reciprocity (``nodes=None``), one node's, or ``{node: value}``
+    in ``nodes``' order (None for a node without edges).
+
+    Raises networkx.NetworkXError for a single isolated node, and
+    networkx.NetworkXNotImplemented for undirected graphs and multigraphs.
+    """
+    _check(G)
+    if nodes is None:
+        return overall_reciprocity(G)
+    both = _cl.row_counts(_mutual(G)).tolist()
+    total = (_cl.row_counts(G.A) + _cl.row_counts(G.A.T)).tolist()
+    index = G.index
+
+    def value(v):
+        i = index[v]
+        return None if total[i] == 0 else 2 * both[i] / total[i]
+
+    if nodes in G:
+        r = value(nodes)
+        if r is None:
+            raise nx.NetworkXError("Not defined for isolated nodes.")
+        return r
+    return {v: value(v) for v in nbunch(G, nodes)}
+
+
+__all__ = ["reciprocity", "overall_reciprocity"]
