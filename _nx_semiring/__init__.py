@@ -110,6 +110,12 @@ FUNCTIONS = {
     "preferential_attachment": "Degree products.",
     "common_neighbor_centrality": "Common neighbours (masked plus.pair) and hop counts (batched BFS from the "
                                   "pairs' first nodes).",
+    "cn_soundarajan_hopcroft": "Common neighbours and those inside the shared community by plus.pair products "
+                               "masked to the pairs (the community node attribute held by the converted graph).",
+    "ra_index_soundarajan_hopcroft": "A plus.first product of the intra-community pattern scaled by 1/degree, "
+                                     "masked to the pairs.",
+    "within_inter_cluster": "Common neighbours inside and outside the shared community by masked plus.pair "
+                            "products.",
 }
 
 

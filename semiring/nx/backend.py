@@ -73,14 +73,20 @@ class BackendInterface:
         """A :class:`semiring.nx.Graph` for networkx graph G.
 
         ``edge_attrs`` ({attribute: default}) become weight matrices; ``preserve_edge_attrs=True``
-        keeps every numeric attribute. Node attributes are not held (no adapter needs them).
-        The matrices go to ``nx.config.backends.semiring.device``.
+        keeps every numeric attribute. ``node_attrs`` ({attribute: default}) are held as
+        ``H.node_data[attribute] = {node: value}`` (nodes without it are left out when the
+        default is None). The matrices go to ``nx.config.backends.semiring.device``.
         """
         if isinstance(G, Graph):
             return G
         attrs = dict(edge_attrs or {})
-        return from_networkx(G, weights=list(attrs), defaults={k: (1 if v is None else v) for k, v in attrs.items()},
-                             preserve_all=preserve_edge_attrs is True)
+        H = from_networkx(G, weights=list(attrs), defaults={k: (1 if v is None else v) for k, v in attrs.items()},
+                          preserve_all=preserve_edge_attrs is True)
+        if node_attrs:
+            H.node_data = {a: ({n: d[a] for n, d in G._node.items() if a in d} if default is None
+                               else {n: d.get(a, default) for n, d in G._node.items()})
+                           for a, default in node_attrs.items()}
+        return H
 
     @staticmethod
     def convert_to_nx(obj, *, name=None):

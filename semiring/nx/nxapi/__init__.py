@@ -31,6 +31,7 @@ from .closeness import closeness_centrality, harmonic_centrality
 from .cluster import average_clustering, clustering, generalized_degree, square_clustering, transitivity
 from .eigenvector import eigenvector_centrality, eigenvector_centrality_numpy, katz_centrality, katz_centrality_numpy
 from .link_analysis import google_matrix, hits
+from .link_communities import cn_soundarajan_hopcroft, ra_index_soundarajan_hopcroft, within_inter_cluster
 from .link_prediction import (
     adamic_adar_index, common_neighbor_centrality, jaccard_coefficient, preferential_attachment,
     resource_allocation_index,
@@ -58,5 +59,5 @@ __all__ = [
     "clustering", "average_clustering", "transitivity", "square_clustering", "generalized_degree",
     "reciprocity", "overall_reciprocity", "average_neighbor_degree", "average_degree_connectivity",
     "jaccard_coefficient", "adamic_adar_index", "resource_allocation_index", "preferential_attachment",
-    "common_neighbor_centrality",
+    "common_neighbor_centrality", "cn_soundarajan_hopcroft", "ra_index_soundarajan_hopcroft", "within_inter_cluster",
 ]
