@@ -45,6 +45,17 @@ MODULES = (
     "networkx.algorithms.community.tests."
     + ("test_bipartitions" if importlib.util.find_spec("networkx.algorithms.community.bipartitions")
        else "test_kernighan_lin"),
+    # centrality, clustering, link analysis, link prediction
+    "networkx.algorithms.centrality.tests.test_degree_centrality",
+    "networkx.algorithms.centrality.tests.test_eigenvector_centrality",
+    "networkx.algorithms.centrality.tests.test_katz_centrality",
+    "networkx.algorithms.centrality.tests.test_closeness_centrality",
+    "networkx.algorithms.centrality.tests.test_harmonic_centrality",
+    "networkx.algorithms.centrality.tests.test_betweenness_centrality_subset",
+    "networkx.algorithms.tests.test_link_prediction",
+    "networkx.algorithms.tests.test_reciprocity",
+    "networkx.algorithms.assortativity.tests.test_neighbor_degree",
+    "networkx.algorithms.assortativity.tests.test_connectivity",
 )
 _OUTCOMES = ("passed", "failed", "xfailed", "xpassed", "skipped", "errors", "error", "deselected", "warnings")
 

@@ -75,13 +75,17 @@ class BackendInterface:
         ``edge_attrs`` ({attribute: default}) become weight matrices; ``preserve_edge_attrs=True``
         keeps every numeric attribute. ``node_attrs`` ({attribute: default}) are held as
         ``H.node_data[attribute] = {node: value}`` (nodes without it are left out when the
-        default is None). The matrices go to ``nx.config.backends.semiring.device``.
+        default is None). A multigraph's ``H.parallel_edges`` says whether it had any. The matrices go
+        to ``nx.config.backends.semiring.device``.
         """
         if isinstance(G, Graph):
             return G
         attrs = dict(edge_attrs or {})
         H = from_networkx(G, weights=list(attrs), defaults={k: (1 if v is None else v) for k, v in attrs.items()},
                           preserve_all=preserve_edge_attrs is True)
+        if G.is_multigraph():
+            # whether answers that count parallel edges may run on the collapsed graph
+            H.parallel_edges = any(len(keys) > 1 for nbrs in G._adj.values() for keys in nbrs.values())
         if node_attrs:
             H.node_data = {a: ({n: d[a] for n, d in G._node.items() if a in d} if default is None
                                else {n: d.get(a, default) for n, d in G._node.items()})

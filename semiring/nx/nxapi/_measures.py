@@ -41,16 +41,18 @@ def nbunch(G, nodes):
 
 
 def parallel_reason(G):
-    """Why a multigraph is declined (it has parallel edges, or is a backend graph whose parallel
-    edges were collapsed), or None."""
+    """Why a multigraph is declined (it has parallel edges, or is a backend graph not known to
+    have none), or None."""
     if not G.is_multigraph():
         return None
     if isinstance(G, nx.Graph):
-        if any(len(keys) > 1 for nbrs in G._adj.values() for keys in nbrs.values()):
-            return "the multigraph has parallel edges, which networkx counts one by one; the backend graph " \
-                   "holds one edge per node pair"
-        return None
-    return "a converted multigraph holds one edge per node pair; networkx counts parallel edges one by one"
+        parallel = any(len(keys) > 1 for nbrs in G._adj.values() for keys in nbrs.values())
+    else:
+        parallel = getattr(G, "parallel_edges", True)  # set by BackendInterface.convert_from_nx
+    if parallel:
+        return "the multigraph has parallel edges, which networkx counts one by one; the backend graph " \
+               "holds one edge per node pair"
+    return None
 
 
 def dense(vector, fill=0):

@@ -33,16 +33,19 @@ def _multi_reason(G, weight):
 
 def _neighbour_sums(G, tdeg, succ, pred, weight):
     """s(v) = sum of ``tdeg`` over v's successors (``succ``) and predecessors (``pred``), each
-    times the edge's ``weight`` (host array)."""
+    times the edge's ``weight``: a list of Python numbers, the int 0 where v has no such
+    neighbour (networkx's empty sum)."""
     dev = G.A.device
     t = Vector.from_dense(np.asarray(tdeg), device=dev)
     ring = semiring.plus_second if weight is None else semiring.plus_times
-    total = np.zeros(len(G), dtype=np.float64 if weight is not None else np.int64)
+    total, count = 0, 0
     for reverse, on in ((False, succ), (True, pred)):
         if on:
-            # s = M plus.times t   (M' for the predecessors)
-            total = total + dense(_core.mxv(G.weighted(weight, reverse=reverse).A, t, ring), 0)
-    return total
+            M = G.weighted(weight, reverse=reverse).A
+            # s = M plus.times t   (M' for the predecessors);  c = M plus.pair t   (the neighbours)
+            total = total + dense(_core.mxv(M, t, ring), 0)
+            count = count + dense(_core.mxv(M, t, semiring.plus_pair), 0)
+    return [x if c else 0 for x, c in zip(np.asarray(total).tolist(), np.asarray(count).tolist())]
 
 
 def _nd_reason(G, source="out", target="out", nodes=None, weight=None):
@@ -76,7 +79,7 @@ def average_neighbor_degree(G, source="out", target="out", nodes=None, weight=No
             raise nx.NetworkXError("source and target arguments are only supported for directed graphs")
         source = target = "in+out"
         succ, pred = True, False
-    s = _neighbour_sums(G, degrees(G, target), succ, pred, weight).tolist()
+    s = _neighbour_sums(G, degrees(G, target), succ, pred, weight)
     deg = degrees(G, source, weight).tolist()
     index = G.index
     avg = {}
@@ -111,7 +114,7 @@ def average_degree_connectivity(G, source="in+out", target="in+out", nodes=None,
         if source != "in+out" or target != "in+out":
             raise nx.NetworkXError("source and target arguments are only supported for directed graphs")
         succ, pred = True, False
-    s = _neighbour_sums(G, degrees(G, target), succ, pred, weight).tolist()
+    s = _neighbour_sums(G, degrees(G, target), succ, pred, weight)
     k_of = degrees(G, source).tolist()
     norm = k_of if weight is None else degrees(G, source, weight).tolist()
     index = G.index

@@ -13,14 +13,20 @@ import networkx as nx
 from ... import core as _core
 from ...ops import binary, indexunary
 from ..algorithms import clustering as _cl
-from ._measures import nbunch
+from ._common import checked_by
+from ._measures import nbunch, parallel_reason
 
 
 def _check(G):
-    if not G.is_directed():
-        raise nx.NetworkXNotImplemented("not implemented for undirected type")
-    if G.is_multigraph():
-        raise nx.NetworkXNotImplemented("not implemented for multigraph type")
+    # networkx's not_implemented_for("undirected", "multigraph") refuses undirected multigraphs
+    if not G.is_directed() and G.is_multigraph():
+        raise nx.NetworkXNotImplemented("not implemented for undirected multigraph type")
+
+
+def _reason(G, nodes=None):
+    if not G.is_directed() and not G.is_multigraph() and nodes is not None:
+        return "networkx asks an undirected graph for its predecessors and fails"
+    return parallel_reason(G)
 
 
 def _mutual(G):
@@ -28,14 +34,23 @@ def _mutual(G):
     return _core.ewise_mult(G.A, G.A.T, binary.pair)
 
 
+@checked_by(lambda G: _reason(G))
 def overall_reciprocity(G):
     """networkx.overall_reciprocity: the share of edges whose reverse is an edge (self-loops not
     reciprocated).
 
-    Raises networkx.NetworkXError for a graph without edges, and
-    networkx.NetworkXNotImplemented for undirected graphs and multigraphs.
+    An undirected graph has no reciprocated edge (0.0), as networkx computes it. Raises
+    networkx.NetworkXError for a graph without edges, and networkx.NetworkXNotImplemented for
+    undirected multigraphs.
     """
     _check(G)
+    reason = _reason(G)
+    if reason:
+        raise NotImplementedError(reason)
+    if not G.is_directed():
+        if not G.number_of_edges():
+            raise nx.NetworkXError("Not defined for empty graphs")
+        return 0.0  # every edge of an undirected graph is its own reverse: networkx counts no overlap
     n_all_edge = G.A.nvals
     if n_all_edge == 0:
         raise nx.NetworkXError("Not defined for empty graphs")
@@ -44,14 +59,18 @@ def overall_reciprocity(G):
     return n_overlap_edge / n_all_edge
 
 
+@checked_by(_reason)
 def reciprocity(G, nodes=None):
     """networkx.reciprocity: overall reciprocity (``nodes=None``), one node's, or ``{node: value}``
     in ``nodes``' order (None for a node without edges).
 
     Raises networkx.NetworkXError for a single isolated node, and
-    networkx.NetworkXNotImplemented for undirected graphs and multigraphs.
+    networkx.NetworkXNotImplemented for undirected multigraphs.
     """
     _check(G)
+    reason = _reason(G, nodes)
+    if reason:
+        raise NotImplementedError(reason)
     if nodes is None:
         return overall_reciprocity(G)
     both = _cl.row_counts(_mutual(G)).tolist()
