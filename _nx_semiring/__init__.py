@@ -116,6 +116,16 @@ FUNCTIONS = {
                                      "masked to the pairs.",
     "within_inter_cluster": "Common neighbours inside and outside the shared community by masked plus.pair "
                             "products.",
+    "group_degree_centrality": "The group's neighbours by one any.pair product masked to leave it out.",
+    "group_in_degree_centrality": "As group_degree_centrality on A'.",
+    "group_out_degree_centrality": "As group_degree_centrality on A.",
+    "group_closeness_centrality": "A BFS (or min.plus Bellman-Ford) from the whole group at once. Declines "
+                                  "negative, NaN or infinite weights.",
+    "trophic_levels": "(I - P) z = 1 built on the engine (P = in-weights normalized), solved by a sparse LU "
+                      "factorization; reachability from the basal nodes by a multi-source BFS. Declines "
+                      "multigraphs with parallel edges.",
+    "trophic_differences": "trophic_levels over the edges.",
+    "trophic_incoherence_parameter": "The standard deviation of trophic_differences.",
 }
 
 

@@ -56,6 +56,8 @@ MODULES = (
     "networkx.algorithms.tests.test_reciprocity",
     "networkx.algorithms.assortativity.tests.test_neighbor_degree",
     "networkx.algorithms.assortativity.tests.test_connectivity",
+    "networkx.algorithms.centrality.tests.test_group",
+    "networkx.algorithms.centrality.tests.test_trophic",
 )
 _OUTCOMES = ("passed", "failed", "xfailed", "xpassed", "skipped", "errors", "error", "deselected", "warnings")
 

@@ -67,12 +67,18 @@ def hop_matrix(A, src):
     return L
 
 
-def distance_matrix(W, src):
+def distance_matrix(W, src, *, nearest=False):
     """Shortest-path distances from each source of ``src``: a b x n Matrix of W's value type,
     ``D(i, j)`` present where j is reachable from ``src[i]`` (0 at the source). ``W`` holds
-    non-negative edge lengths (W(i, j) for the edge i -> j); sources may repeat."""
+    non-negative edge lengths (W(i, j) for the edge i -> j); sources may repeat. With
+    ``nearest``, one row: the distance from the nearest source."""
     n = W.nrows
-    D = _start(src, n, W.dtype, W.device)
+    if nearest:
+        src = np.unique(src)
+        D = Matrix.from_coo(np.zeros(src.shape[0], dtype=np.int64), src, np.zeros(src.shape[0], dtype=W.dtype),
+                            nrows=1, ncols=n, dtype=W.dtype, device=W.device)
+    else:
+        D = _start(src, n, W.dtype, W.device)
     F = D
     while F.nvals:
         # T = F min.plus W   (lengths through the distances improved last round)

@@ -30,6 +30,9 @@ from .centrality import (
 from .closeness import closeness_centrality, harmonic_centrality
 from .cluster import average_clustering, clustering, generalized_degree, square_clustering, transitivity
 from .eigenvector import eigenvector_centrality, eigenvector_centrality_numpy, katz_centrality, katz_centrality_numpy
+from .group import (
+    group_closeness_centrality, group_degree_centrality, group_in_degree_centrality, group_out_degree_centrality,
+)
 from .link_analysis import google_matrix, hits
 from .link_communities import cn_soundarajan_hopcroft, ra_index_soundarajan_hopcroft, within_inter_cluster
 from .link_prediction import (
@@ -37,6 +40,7 @@ from .link_prediction import (
     resource_allocation_index,
 )
 from .reciprocity import overall_reciprocity, reciprocity
+from .trophic import trophic_differences, trophic_incoherence_parameter, trophic_levels
 
 __all__ = [
     "bfs_edges", "bfs_tree", "bfs_layers", "descendants_at_distance",
@@ -60,4 +64,6 @@ __all__ = [
     "reciprocity", "overall_reciprocity", "average_neighbor_degree", "average_degree_connectivity",
     "jaccard_coefficient", "adamic_adar_index", "resource_allocation_index", "preferential_attachment",
     "common_neighbor_centrality", "cn_soundarajan_hopcroft", "ra_index_soundarajan_hopcroft", "within_inter_cluster",
+    "group_degree_centrality", "group_in_degree_centrality", "group_out_degree_centrality",
+    "group_closeness_centrality", "trophic_levels", "trophic_differences", "trophic_incoherence_parameter",
 ]
