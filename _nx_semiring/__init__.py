@@ -126,6 +126,10 @@ FUNCTIONS = {
                       "multigraphs with parallel edges.",
     "trophic_differences": "trophic_levels over the edges.",
     "trophic_incoherence_parameter": "The standard deviation of trophic_differences.",
+    "newman_betweenness_centrality": "load_centrality: batched BFS levels with Newman's even split over the "
+                                     "shortest-path in-edges (plus.pair and plus.first products). Declines weight.",
+    "edge_load_centrality": "As load_centrality, on both orientations of each shortest-path edge. Declines "
+                            "multigraphs.",
 }
 
 

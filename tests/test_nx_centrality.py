@@ -99,7 +99,7 @@ def both(func, *args, **kwargs):
     return func(*args, **kwargs, **SR), func(*args, **kwargs, **NX)
 
 
-def check(func, *args, rel=1e-7, **kwargs):
+def check(func, *args, rel=1e-7, abs_=1e-10, **kwargs):
     """The backend's answer is networkx's (or it raises networkx's exception type)."""
     try:
         want = func(*args, **kwargs, **NX)
@@ -108,7 +108,7 @@ def check(func, *args, rel=1e-7, **kwargs):
             func(*args, **kwargs, **SR)
         return None
     got = func(*args, **kwargs, **SR)
-    same(got, want, rel)
+    same(got, want, rel, abs_)
     return got
 
 
@@ -308,6 +308,67 @@ def test_edge_betweenness_sampling_errors():
     G = nx.path_graph(5)
     raises_both(ValueError, nx.edge_betweenness_centrality, G, k=9, seed=1)
     raises_both(ZeroDivisionError, nx.edge_betweenness_centrality, G, k=0, seed=1)
+
+
+@pytest.mark.parametrize("G", UNDIRECTED + DIRECTED, ids=U_IDS + D_IDS)
+def test_load_centrality(G):
+    for normalized in (True, False):
+        for cutoff in (None, 1, 2.5, 0):
+            check(nx.load_centrality, G, normalized=normalized, cutoff=cutoff, rel=1e-9)
+    for v in list(G)[:3] + ["absent"]:
+        check(nx.load_centrality, G, v=v, rel=1e-9)
+    for cutoff in (False, 2):
+        check(nx.edge_load_centrality, G, cutoff=cutoff, rel=1e-9)
+
+
+# ---------------------------------------------------------------------------------------------
+# group centralities and trophic levels
+# ---------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("G", UNDIRECTED + DIRECTED + WEIGHTED, ids=U_IDS + D_IDS + W_IDS)
+def test_group_centralities(G):
+    nodes = list(G)
+    weight = "weight" if G in WEIGHTED else None
+    for S in ([nodes[0]], nodes[:5], nodes[3:6] + [nodes[3]], []):
+        check(nx.group_degree_centrality, G, S)
+        if G.is_directed():
+            check(nx.group_in_degree_centrality, G, S)
+            check(nx.group_out_degree_centrality, G, S)
+        check(nx.group_closeness_centrality, G, S, weight=weight, rel=1e-9)
+    raises_both(nx.NetworkXError, nx.group_degree_centrality, G, [nodes[0], "absent"])
+    raises_both(ZeroDivisionError, nx.group_degree_centrality, G, nodes)
+    raises_both(nx.NodeNotFound, nx.group_closeness_centrality, G, ["absent"])
+    if not G.is_directed():
+        raises_both(nx.NetworkXNotImplemented, nx.group_in_degree_centrality, G, nodes[:2])
+
+
+def _food_web(seed, *, weights=None, loops=0):
+    """A DAG (edges from lower to higher random rank) whose nodes all descend from a basal node."""
+    rng = random.Random(seed)
+    D = nx.DiGraph()
+    n = 25
+    D.add_nodes_from(range(n))
+    for j in range(1, n):
+        for i in rng.sample(range(j), min(j, rng.randint(1, 3))):
+            D.add_edge(i, j)
+    return shuffled(D, seed, weights=weights, loops=loops)
+
+
+@pytest.mark.parametrize("G", [_food_web(1), _food_web(2, weights="int", loops=2), _food_web(3, weights="float")],
+                         ids=["plain", "int-loops", "float"])
+def test_trophic(G):
+    weight = "weight" if any("weight" in d for *_, d in G.edges(data=True)) else None
+    for w in {None, weight, "weight"}:
+        check(nx.trophic_levels, G, weight=w, rel=1e-9)
+        check(nx.trophic_differences, G, weight=w, rel=1e-9, abs_=1e-9)
+        for cannibalism in (False, True):
+            check(nx.trophic_incoherence_parameter, G, weight=w, cannibalism=cannibalism, rel=1e-9)
+
+
+def test_trophic_errors():
+    raises_both(nx.NetworkXError, nx.trophic_levels, nx.cycle_graph(4, create_using=nx.DiGraph), match="no basal")
+    G = nx.DiGraph([(0, 1), (2, 3), (3, 2)])  # 2 and 3 have no path from the basal node 0
+    raises_both(nx.NetworkXError, nx.trophic_levels, G, match="path from a basal node")
+    raises_both(nx.NetworkXNotImplemented, nx.trophic_levels, nx.path_graph(3))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -572,6 +633,11 @@ P3 = nx.path_graph(3)
     ("average_degree_connectivity", (MULTI,), {}, "parallel edges"),
     ("common_neighbor_centrality", (P3,), {"alpha": "0.5"}, "alpha"),
     ("within_inter_cluster", (P3,), {"delta": None}, "delta"),
+    ("group_degree_centrality", (P3, iter([0])), {}, "iterator"),
+    ("newman_betweenness_centrality", (P3,), {"weight": "weight"}, "weighted load"),
+    ("newman_betweenness_centrality", (P3,), {"cutoff": "2"}, "cutoff"),
+    ("edge_load_centrality", (MULTI,), {}, "multigraph"),
+    ("trophic_levels", (MULTI_D,), {}, "parallel edges"),
 ])
 def test_can_run_declines_with_a_reason(name, args, kwargs, words):
     reason = BackendInterface.can_run(name, args, kwargs)

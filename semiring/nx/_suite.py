@@ -58,6 +58,7 @@ MODULES = (
     "networkx.algorithms.assortativity.tests.test_connectivity",
     "networkx.algorithms.centrality.tests.test_group",
     "networkx.algorithms.centrality.tests.test_trophic",
+    "networkx.algorithms.centrality.tests.test_load_centrality",
 )
 _OUTCOMES = ("passed", "failed", "xfailed", "xpassed", "skipped", "errors", "error", "deselected", "warnings")
 

@@ -17,6 +17,13 @@ betweenness in what they accumulate:
   other w evenly over its DAG in-edges, ``delta(w) / npred(w)``; ``npred`` is a ``plus.pair``
   product of the previous level's pattern.
 
+Newman's load (:func:`load_dependencies`, :func:`edge_load_dependencies`) splits a vertex's
+load evenly over its DAG in-edges instead of by path counts: with ``npred`` the number of DAG
+in-edges (``C<level d.S> = one(level d-1) plus.pair A``), ``t(v) = 1 + sum over children w of
+t(w) / npred(w)`` for vertices (networkx's ``_node_betweenness``) and
+``u(w) = 1 + (sum over children v of u(v)) / npred(w)`` on both orientations of each DAG edge
+into w (networkx's ``_edge_betweenness``).
+
 Sources may repeat (each occurrence is a row, and counts, as networkx's loop over sources does).
 
 References
@@ -34,8 +41,8 @@ from ... import core as _core
 from ...algorithms.centrality import _forward, _pattern
 from ...core.matrix import Matrix
 from ...core.vector import Vector
-from ...ops import binary, semiring, unary
-from .searches import batches
+from ...ops import binary, indexunary, monoid, semiring, unary
+from .searches import batches, hop_matrix
 
 
 def _levels(G, src):
@@ -146,4 +153,65 @@ def edge_subset_dependencies(G, sources, targets):
     return E
 
 
-__all__ = ["edge_dependencies", "subset_dependencies", "edge_subset_dependencies"]
+def _level_patterns(A, src, max_depth):
+    """float64 ones on each BFS level (b x n matrices, level 0 first) from the sources ``src``."""
+    L = hop_matrix(A, src, max_depth)
+    top = int(_core.reduce_scalar(L, monoid.max)) if L.nvals else 0
+    # level d = one(select(L == d))
+    return [_ones(_core.select(L, indexunary.valueeq, d)) for d in range(top + 1)]
+
+
+def _npred(prev, A, level):
+    # npred<level.S> = one(level d-1) plus.pair A   (the DAG in-edges of each vertex of level d)
+    return _core.mxm(prev, A, semiring.plus_pair, mask=level.S).dup("float64")
+
+
+def load_dependencies(G, sources, max_depth=None):
+    """Sum over ``sources`` of Newman's load minus 1 on every reached vertex but the source
+    (networkx's ``_node_betweenness``): a float64 Vector of size n (absent where 0)."""
+    n, device = G.n, G.A.device
+    A, AT = G.A, G.AT
+    load = Vector(n, "float64", device=device)
+    for src in batches(np.asarray(sources, dtype=np.int64), n):
+        lv = _level_patterns(A, src, max_depth)
+        ones = Vector.from_dense(np.ones(src.shape[0]), device=device)
+        t = None  # t - 1 on the level below
+        for d in range(len(lv) - 1, 0, -1):
+            if t is not None:
+                # load += ones plus.second (t - 1)   (summed over the sources)
+                _core.ewise_add(load, _core.vxm(ones, t, semiring.plus_second), binary.plus, out=load)
+            if d == 1:
+                break
+            # W = (1 + (t - 1)) ./ npred on level d
+            full = lv[d] if t is None else _core.ewise_add(lv[d], t, binary.plus)
+            W = _core.ewise_mult(full, _npred(lv[d - 1], A, lv[d]), binary.div)
+            # t - 1 on level d-1:  Q<level(d-1).S> = W plus.first A'
+            t = _core.mxm(W, AT, semiring.plus_first, mask=lv[d - 1].S)
+    return load
+
+
+def edge_load_dependencies(G, sources, max_depth=None):
+    """Sum over ``sources`` of networkx's edge load minus its 1 per source, on each DAG edge x -> w
+    (the value ``u(w) - 1``): an n x n float64 Matrix on A's pattern, or None."""
+    n = G.n
+    A, AT = G.A, G.AT
+    E = None
+    for src in batches(np.asarray(sources, dtype=np.int64), n):
+        lv = _level_patterns(A, src, max_depth)
+        S = None  # the sum of u over each vertex's children, on the level below
+        for d in range(len(lv) - 1, 0, -1):
+            um1 = None
+            if S is not None:
+                # u - 1 = S ./ npred on level d
+                um1 = _core.ewise_mult(S, _npred(lv[d - 1], A, lv[d]), binary.div)
+                # E<A.S> += one(level d-1)' plus.times (u - 1)
+                E = _add(E, _core.mxm(lv[d - 1].T, um1, semiring.plus_times, mask=A.S))
+            if d > 1:
+                # S<level(d-1).S> = u plus.first A'   (u = 1 + (u - 1) on level d)
+                u = lv[d] if um1 is None else _core.ewise_add(lv[d], um1, binary.plus)
+                S = _core.mxm(u, AT, semiring.plus_first, mask=lv[d - 1].S)
+    return E
+
+
+__all__ = ["edge_dependencies", "subset_dependencies", "edge_subset_dependencies", "load_dependencies",
+           "edge_load_dependencies"]

@@ -50,15 +50,16 @@ def _start(src, n, dtype, device):
                            dtype=dtype, device=device)
 
 
-def hop_matrix(A, src):
+def hop_matrix(A, src, max_depth=None):
     """Hop counts from each source of ``src``: a b x n int64 Matrix, ``L(i, j)`` = the number of
-    edges on a shortest path from ``src[i]`` to j (present only where j is reached; 0 at the
-    source). ``A`` is the n x n pattern (edge i -> j present); sources may repeat."""
+    edges on a shortest path from ``src[i]`` to j (present only where j is reached within
+    ``max_depth`` hops; 0 at the source). ``A`` is the n x n pattern (edge i -> j present);
+    sources may repeat."""
     n = A.nrows
     L = _start(src, n, np.int64, A.device)
     F = L
     depth = 0
-    while F.nvals:
+    while F.nvals and (max_depth is None or depth < max_depth):
         depth += 1
         # F<!L.S, replace> = F any.pair A   (the vertices first reached at this depth)
         F = _core.mxm(F, A, semiring.any_pair, mask=~L.S)

@@ -25,7 +25,7 @@ from .tree import minimum_spanning_tree
 from .assortativity import average_degree_connectivity, average_neighbor_degree
 from .centrality import (
     betweenness_centrality_subset, degree_centrality, edge_betweenness_centrality, edge_betweenness_centrality_subset,
-    in_degree_centrality, out_degree_centrality,
+    edge_load_centrality, in_degree_centrality, newman_betweenness_centrality, out_degree_centrality,
 )
 from .closeness import closeness_centrality, harmonic_centrality
 from .cluster import average_clustering, clustering, generalized_degree, square_clustering, transitivity
@@ -66,4 +66,5 @@ __all__ = [
     "common_neighbor_centrality", "cn_soundarajan_hopcroft", "ra_index_soundarajan_hopcroft", "within_inter_cluster",
     "group_degree_centrality", "group_in_degree_centrality", "group_out_degree_centrality",
     "group_closeness_centrality", "trophic_levels", "trophic_differences", "trophic_incoherence_parameter",
+    "newman_betweenness_centrality", "edge_load_centrality",
 ]

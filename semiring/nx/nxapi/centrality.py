@@ -6,7 +6,9 @@
   (``semiring.algorithms.betweenness_centrality``);
 - ``edge_betweenness_centrality``, ``betweenness_centrality_subset`` and
   ``edge_betweenness_centrality_subset``: the engine's forward sweep with the backward sweeps of
-  :mod:`semiring.nx.algorithms.brandes` (networkx's accumulation rules, its ``_rescale``).
+  :mod:`semiring.nx.algorithms.brandes` (networkx's accumulation rules, its ``_rescale``);
+- ``load_centrality`` (``newman_betweenness_centrality``) and ``edge_load_centrality``: the
+  same batched BFS levels with Newman's even split (:mod:`semiring.nx.algorithms.brandes`).
 
 With ``k``, the sources are drawn exactly as networkx draws them, ``seed.sample(list(G), k)`` on
 the ``random.Random`` that networkx's ``py_random_state`` made of ``seed``, so the estimate is
@@ -16,6 +18,8 @@ do multigraphs where an answer depends on parallel edges (degrees, edge keys).
 
 from __future__ import annotations
 
+import math
+import numbers
 from collections.abc import Iterator
 
 import networkx as nx
@@ -234,6 +238,69 @@ def edge_betweenness_centrality_subset(G, sources, targets, normalized=False, we
     return _edge_dict(G, E, scale)
 
 
+# ---------------------------------------------------------------------------------------------
+# Newman's load
+# ---------------------------------------------------------------------------------------------
+def _cutoff_depth(cutoff):
+    """networkx's ``predecessor`` cutoff as a BFS depth: it stops after the first level L with
+    ``cutoff <= L`` when ``cutoff`` is truthy (at least one level), else searches everything."""
+    if not cutoff:
+        return None
+    return max(1, math.ceil(cutoff))
+
+
+def _load_reason(G, *args, cutoff=None, weight=None, **kwargs):
+    if weight is not None:
+        return "weighted load (Dijkstra's predecessors) is not in the engine; it is unweighted (BFS)"
+    if cutoff is not None and cutoff is not False and (isinstance(cutoff, bool) or not isinstance(cutoff, numbers.Real)
+                                                       or cutoff != cutoff):
+        return f"cutoff must be a real number, None or False; given {cutoff!r}"
+    return None
+
+
+@checked_by(lambda G, v=None, cutoff=None, normalized=True, weight=None: _load_reason(G, cutoff=cutoff, weight=weight))
+def newman_betweenness_centrality(G, v=None, cutoff=None, normalized=True, weight=None):
+    """networkx.load_centrality (``weight=None``): ``{node: load}`` in node order, or the load of
+    ``v`` (0.0 for a ``v`` that is not a node, as networkx)."""
+    reason = _load_reason(G, cutoff=cutoff, weight=weight)
+    if reason:
+        raise NotImplementedError(reason)
+    vals = np.zeros(len(G))
+    if len(G):
+        vals = dense(brandes.load_dependencies(G.structure, np.arange(len(G)), _cutoff_depth(cutoff)), 0.0)
+    order = len(G)
+    scale = 1.0 / ((order - 1) * (order - 2)) if normalized and order > 2 else None
+    if v is not None:
+        betweenness = vals[G.index[v]].item() if v in G else 0.0
+        return betweenness if scale is None else betweenness * scale
+    out = dict(zip(G.nodes, vals.tolist()))
+    if scale is not None:
+        for u in out:
+            out[u] *= scale
+    return out
+
+
+@checked_by(lambda G, cutoff=False: _load_reason(G, cutoff=cutoff) or
+            ("networkx keys a multigraph's edges by their ends; the backend graph holds one edge per pair"
+             if G.is_multigraph() else None))
+def edge_load_centrality(G, cutoff=False):
+    """networkx.edge_load_centrality: ``{(u, v): load}`` for both orientations of every edge, in
+    networkx's order (each source adds 1 to every pair, and its share on its shortest-path edges)."""
+    reason = _load_reason(G, cutoff=cutoff)
+    if reason:
+        raise NotImplementedError(reason)
+    n = len(G)
+    tails, heads = edge_order(G)
+    E = brandes.edge_load_dependencies(G.structure, np.arange(n), _cutoff_depth(cutoff)) if n else None
+    extra = _lookup(E, n, tails, heads) + _lookup(E, n, heads, tails)
+    nodes = G.nodes
+    out = {}
+    for u, v, x in zip(tails.tolist(), heads.tolist(), extra.tolist()):
+        out[(nodes[u], nodes[v])] = float(n) + x
+        out.setdefault((nodes[v], nodes[u]), float(n) + x)
+    return out
+
+
 __all__ = ["degree_centrality", "in_degree_centrality", "out_degree_centrality", "betweenness_centrality",
            "edge_betweenness_centrality", "betweenness_centrality_subset", "edge_betweenness_centrality_subset",
-           "edge_order"]
+           "newman_betweenness_centrality", "edge_load_centrality", "edge_order"]
