@@ -130,6 +130,10 @@ FUNCTIONS = {
                                      "shortest-path in-edges (plus.pair and plus.first products). Declines weight.",
     "edge_load_centrality": "As load_centrality, on both orientations of each shortest-path edge. Declines "
                             "multigraphs.",
+    "local_reaching_centrality": "One BFS; 1/d summed level by level in networkx's order. Declines weight "
+                                 "(after networkx's checks of it) and given paths.",
+    "global_reaching_centrality": "Batched BFS from every node. Declines weight (after networkx's "
+                                  "checks of it).",
 }
 
 

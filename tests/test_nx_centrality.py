@@ -321,6 +321,28 @@ def test_load_centrality(G):
         check(nx.edge_load_centrality, G, cutoff=cutoff, rel=1e-9)
 
 
+@pytest.mark.parametrize("G", UNDIRECTED + DIRECTED, ids=U_IDS + D_IDS)
+def test_reaching_centralities(G):
+    check(nx.global_reaching_centrality, G, rel=0, abs_=0)  # networkx's sums to the last bit
+    for v in list(G)[:4]:
+        check(nx.local_reaching_centrality, G, v, rel=0, abs_=0)
+    raises_both(nx.NodeNotFound, nx.local_reaching_centrality, G, "absent")
+
+
+def test_reaching_errors_and_exact_zero():
+    for G in (nx.cycle_graph(7), nx.cycle_graph(5, create_using=nx.DiGraph)):
+        assert nx.global_reaching_centrality(G, **SR) == 0
+    for func, args in ((nx.global_reaching_centrality, ()), (nx.local_reaching_centrality, (0,))):
+        raises_both(nx.NetworkXError, func, nx.empty_graph(3), *args, match="Size of G")
+        raises_both(nx.NetworkXError, func, nx.Graph([(0, 0)]), *args, match="single node with self-loop")
+        G = nx.Graph([(0, 1, {"weight": -1}), (1, 2, {"weight": 3})])
+        raises_both(nx.NetworkXError, func, G, *args, weight="weight", match="must be positive")
+        G = nx.Graph([(0, 1, {"weight": 0}), (1, 2, {"weight": 0})])
+        raises_both(nx.NetworkXError, func, G, *args, weight="weight", match="Size of G")
+        with pytest.raises(NotImplementedError):  # positive weights: networkx's own measure
+            func(nx.Graph([(0, 1, {"weight": 2})]), *args, weight="weight", **SR)
+
+
 # ---------------------------------------------------------------------------------------------
 # group centralities and trophic levels
 # ---------------------------------------------------------------------------------------------
@@ -638,6 +660,8 @@ P3 = nx.path_graph(3)
     ("newman_betweenness_centrality", (P3,), {"cutoff": "2"}, "cutoff"),
     ("edge_load_centrality", (MULTI,), {}, "multigraph"),
     ("trophic_levels", (MULTI_D,), {}, "parallel edges"),
+    ("local_reaching_centrality", (P3, 0), {"paths": {0: [0]}}, "given paths"),
+    ("global_reaching_centrality", (P3,), {"weight": lambda u, v, d: 1}, "callable weight"),
 ])
 def test_can_run_declines_with_a_reason(name, args, kwargs, words):
     reason = BackendInterface.can_run(name, args, kwargs)

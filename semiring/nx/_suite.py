@@ -59,6 +59,7 @@ MODULES = (
     "networkx.algorithms.centrality.tests.test_group",
     "networkx.algorithms.centrality.tests.test_trophic",
     "networkx.algorithms.centrality.tests.test_load_centrality",
+    "networkx.algorithms.centrality.tests.test_reaching",
 )
 _OUTCOMES = ("passed", "failed", "xfailed", "xpassed", "skipped", "errors", "error", "deselected", "warnings")
 

@@ -39,6 +39,7 @@ from .link_prediction import (
     adamic_adar_index, common_neighbor_centrality, jaccard_coefficient, preferential_attachment,
     resource_allocation_index,
 )
+from .reaching import global_reaching_centrality, local_reaching_centrality
 from .reciprocity import overall_reciprocity, reciprocity
 from .trophic import trophic_differences, trophic_incoherence_parameter, trophic_levels
 
@@ -66,5 +67,5 @@ __all__ = [
     "common_neighbor_centrality", "cn_soundarajan_hopcroft", "ra_index_soundarajan_hopcroft", "within_inter_cluster",
     "group_degree_centrality", "group_in_degree_centrality", "group_out_degree_centrality",
     "group_closeness_centrality", "trophic_levels", "trophic_differences", "trophic_incoherence_parameter",
-    "newman_betweenness_centrality", "edge_load_centrality",
+    "newman_betweenness_centrality", "edge_load_centrality", "local_reaching_centrality", "global_reaching_centrality",
 ]
