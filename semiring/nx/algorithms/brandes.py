@@ -131,7 +131,10 @@ def edge_subset_dependencies(G, sources, targets):
             sigma, prev = levels[d], levels[d - 1]
             # at = 1 on the targets of level d;  W1 = (1 + delta) ./ sigma there
             at = _core.mxm(_ones(sigma), DT, semiring.plus_first)
-            lifted = at if delta is None else _core.ewise_add(at, _core.ewise_mult(delta, at, binary.first), binary.plus)
+            lifted = at
+            if delta is not None:
+                # lifted = at + (delta .* at)   (1 + delta on the targets)
+                lifted = _core.ewise_add(at, _core.ewise_mult(delta, at, binary.first), binary.plus)
             W1 = _core.ewise_mult(lifted, sigma, binary.div)
             # E<A.S> += sigma(d-1)' plus.times W1
             E = _add(E, _core.mxm(prev.T, W1, semiring.plus_times, mask=P.S))

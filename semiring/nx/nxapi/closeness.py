@@ -18,7 +18,7 @@ import numpy as np
 from ... import algorithms as _alg
 from ... import core as _core
 from ...core.vector import Vector
-from ...ops import binary, indexunary, monoid, semiring, unary
+from ...ops import indexunary, monoid, semiring, unary
 from ..algorithms.searches import batches, distance_matrix, hop_matrix
 from ._common import checked_by, entries, weight_reason
 from . import _measures

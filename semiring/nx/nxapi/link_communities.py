@@ -36,7 +36,8 @@ def _held_reason(G, community):
     if isinstance(G, nx.Graph):
         return None
     if community not in (getattr(G, "node_data", None) or {}):
-        return f"the semiring graph holds no node attribute {community!r}; convert it with node_attrs={{{community!r}: None}}"
+        return (f"the semiring graph holds no node attribute {community!r}; convert it with "
+                f"node_attrs={{{community!r}: None}}")
     return None
 
 
