@@ -408,8 +408,9 @@ def test_clustering(G):
             check(nx.average_clustering, G, weight=w, count_zeros=count_zeros, rel=1e-9)
     check(nx.transitivity, G)
     check(nx.square_clustering, G)
-    check(nx.square_clustering, G, nodes=nodes[:5])
+    check(nx.square_clustering, G, nodes=nodes[:5] + [nodes[2], "absent"])
     check(nx.square_clustering, G, nodes=nodes[1])
+    check(nx.square_clustering, G, nodes=[])
 
 
 @pytest.mark.parametrize("G", UNDIRECTED + WEIGHTED[:2], ids=U_IDS + W_IDS[:2])

@@ -29,6 +29,7 @@ import numpy as np
 
 from ... import core as _core
 from ...backends._xp import asnumpy
+from ...core.matrix import Matrix
 from ...core.vector import Vector
 from ...ops import UnaryOp, binary, indexunary, monoid, semiring, unary
 
@@ -80,23 +81,32 @@ def reciprocated(P):
     return row_counts(_core.ewise_mult(P, _core.transpose(P), binary.pair))
 
 
-def square_terms(P):
+def square_terms(P, rows=None):
     """(squares, triangles, neighbour degree sums, degrees): host int64 arrays of networkx's
-    square clustering for the pattern P without self-loops (successors of a directed graph)."""
+    square clustering for the pattern P without self-loops (successors of a directed graph), at
+    the vertices ``rows`` (all by default; a host int array, repeats allowed)."""
+    n = P.nrows
     deg = row_counts(P)
-    # M = offdiag(P any.pair P) + P   (the successors and the successors' successors, v excluded)
-    two = _core.select(_core.mxm(P, P, semiring.any_pair), indexunary.offdiag)
-    M = _core.ewise_add(_core.apply(two, unary.one).dup("int64"), P, binary.first)
-    # C<M.S> = P plus.pair P'   (p2: the successors v shares with each x of M)
-    C = _core.mxm(P, _core.transpose(P), semiring.plus_pair, mask=M.S)
+    if rows is None:
+        rows, R = np.arange(n, dtype=np.int64), P
+    else:
+        rows = np.asarray(rows, dtype=np.int64)
+        # R = P(rows, :)
+        R = _core.extract(P, rows, None)
+    k = rows.shape[0]
+    own = Matrix.from_coo(np.arange(k, dtype=np.int64), rows, None, nrows=k, ncols=n, dtype="bool", device=P.device)
+    # M<!own.S> = one(R any.pair P) + R   (the successors and the successors' successors, v excluded)
+    M = _core.ewise_add(_core.apply(_core.mxm(R, P, semiring.any_pair), unary.one).dup("int64"), R, binary.first)
+    M = _core.apply(M, unary.identity, mask=~own.S)
+    # C<M.S> = R plus.pair P'   (p2: the successors v shares with each x of M)
+    C = _core.mxm(R, _core.transpose(P), semiring.plus_pair, mask=M.S)
     # squares = reduce_rowwise(C .* (C - 1)) / 2
     sq = _core.reduce_rowwise(_core.ewise_mult(C, _core.apply(C, binary.minus, right=1), binary.times), monoid.plus)
-    # triangles = reduce_rowwise(C .* P)   (p2 over the successors u)
-    tri = _core.reduce_rowwise(_core.ewise_mult(C, P, binary.first), monoid.plus)
-    # nbr = P plus.second deg   (the successors' degrees summed)
-    dv = Vector.from_dense(deg, device=P.device)
-    nbr = _core.mxv(P, dv, semiring.plus_second)
-    return _dense(sq, 0) // 2, _dense(tri, 0), _dense(nbr, 0), deg
+    # triangles = reduce_rowwise(C .* R)   (p2 over the successors u)
+    tri = _core.reduce_rowwise(_core.ewise_mult(C, R, binary.first), monoid.plus)
+    # nbr = R plus.second deg   (the successors' degrees summed)
+    nbr = _core.mxv(R, Vector.from_dense(deg, device=P.device), semiring.plus_second)
+    return _dense(sq, 0) // 2, _dense(tri, 0), _dense(nbr, 0), deg[rows]
 
 
 __all__ = ["offdiag", "row_counts", "closed_walks", "symmetrized", "cube_root", "successor_wedges", "reciprocated",

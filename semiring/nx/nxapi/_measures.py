@@ -81,20 +81,41 @@ def _diagonal(M):
     return out
 
 
+def cached(G, key, build):
+    """``build()`` computed once per converted graph (kept in its engine graph's cache, which a
+    write of the matrix empties)."""
+    return G.structure.cached(("semiring.nx",) + tuple(key), build)
+
+
+def offdiag_pattern(G):
+    """The int64 pattern of G without self-loops (``offdiag(one(A))``), computed once."""
+    from ..algorithms.clustering import offdiag
+
+    return cached(G, ("offdiag",), lambda: offdiag(G.A))
+
+
 def degrees(G, which="in+out", weight=None):
     """networkx's ``G.degree`` / ``G.in_degree`` / ``G.out_degree`` (``which`` "in+out", "in",
-    "out"; undirected graphs have only "in+out"), of ``weight`` (None: edge counts), as a host
-    array in node order: int64 for counts and int weights, float64 for float weights."""
-    A = G.weighted(weight).A
-    value = _counts if weight is None else _sums
-    if not G.is_directed():
-        loops = _diagonal(A if weight is not None else _core.apply(A, unary.one).dup("int64"))
-        return value(A) + loops  # a self-loop is one entry, counted twice
-    if which == "out":
-        return value(A)
-    if which == "in":
-        return value(A, rows=False)
-    return value(A) + value(A, rows=False)
+    "out"; undirected graphs have only "in+out"), of ``weight`` (None: edge counts), as a
+    read-only host array in node order (computed once per graph): int64 for counts and int
+    weights, float64 for float weights."""
+    def build():
+        A = G.weighted(weight).A
+        value = _counts if weight is None else _sums
+        if not G.is_directed():
+            loops = _diagonal(A if weight is not None else _core.apply(A, unary.one).dup("int64"))
+            out = value(A) + loops  # a self-loop is one entry, counted twice
+        elif which == "out":
+            out = value(A)
+        elif which == "in":
+            out = value(A, rows=False)
+        else:
+            out = value(A) + value(A, rows=False)
+        out = np.array(out)
+        out.setflags(write=False)
+        return out
+
+    return cached(G, ("degree", which if G.is_directed() else "in+out", weight), build)
 
 
 def pyvalues(array):
@@ -102,4 +123,4 @@ def pyvalues(array):
     return np.asarray(array).tolist()
 
 
-__all__ = ["Members", "nbunch", "parallel_reason", "dense", "degrees", "pyvalues"]
+__all__ = ["Members", "nbunch", "parallel_reason", "dense", "cached", "offdiag_pattern", "degrees", "pyvalues"]

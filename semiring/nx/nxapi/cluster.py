@@ -29,7 +29,7 @@ from ... import core as _core
 from ...ops import indexunary, monoid
 from ..algorithms import clustering as _cl
 from ._common import checked_by, entries, weight_reason
-from ._measures import Members, nbunch
+from ._measures import Members, nbunch, offdiag_pattern
 
 _Members = Members  # the name the triangles adapter has used
 
@@ -87,7 +87,7 @@ def _max_weight(G, weight):
 
 def _cycles(G, weight):
     """(t, denominators): host arrays of networkx's clustering numerators and denominators."""
-    P = _cl.offdiag(G.A)
+    P = offdiag_pattern(G)
     d_out = _cl.row_counts(P)
     if weight is not None:
         X = _cl.cube_root(G.weighted(weight).A, _max_weight(G, weight))
@@ -153,7 +153,7 @@ def transitivity(G):
     _no_multigraph(G)
     if not len(G):
         return 0
-    P = _cl.offdiag(G.A)
+    P = offdiag_pattern(G)
     d = _cl.row_counts(P)
     contri = int((d * (d - 1)).sum())
     if G.is_directed():
@@ -168,18 +168,19 @@ def transitivity(G):
 def square_clustering(G, nodes=None):
     """networkx.square_clustering: ``{node: coefficient}`` in node order or ``nodes``' order (0,
     an int, where a node has fewer than two neighbours or no possible square), or one value when
-    ``nodes`` is a node of G."""
-    sq, tri, nbr, deg = (a.tolist() for a in _cl.square_terms(_cl.offdiag(G.A)))
+    ``nodes`` is a node of G. Only the rows of the requested nodes are computed."""
+    wanted = list(nbunch(G, nodes))
     index = G.index
+    rows = None if nodes is None else np.array([index[v] for v in wanted], dtype=np.int64)
+    sq, tri, nbr, deg = (a.tolist() for a in _cl.square_terms(offdiag_pattern(G), rows))
     out = {}
-    for v in nbunch(G, nodes):
-        i = index[v]
-        m1 = deg[i] - 1
+    for k, v in enumerate(wanted):
+        m1 = deg[k] - 1
         if m1 <= 0:
             out[v] = 0
             continue
-        potential = nbr[i] * m1 - deg[i] * m1 - tri[i] - sq[i]
-        out[v] = sq[i] / potential if potential > 0 else 0
+        potential = nbr[k] * m1 - deg[k] * m1 - tri[k] - sq[k]
+        out[v] = sq[k] / potential if potential > 0 else 0
     if nodes in G:
         return out[nodes]
     return out
@@ -195,7 +196,7 @@ def generalized_degree(G, nodes=None):
         raise nx.NetworkXNotImplemented("not implemented for directed type")
     _no_multigraph(G)
     single = nodes in G
-    C = _cl.successor_wedges(_cl.offdiag(G.A)).to_scipy().tocsr()
+    C = _cl.successor_wedges(offdiag_pattern(G)).to_scipy().tocsr()
     indptr, indices = G.order
     names, index = G.nodes, G.index
     out = {}

@@ -26,9 +26,8 @@ from ... import core as _core
 from ...backends._xp import asnumpy
 from ...core.matrix import Matrix
 from ...ops import semiring
-from ..algorithms import clustering as _cl
 from ._common import checked_by, real_reason
-from ._measures import degrees
+from ._measures import degrees, offdiag_pattern
 from .link_prediction import _at, _check, _mask, _pairs, _scaled, _scored
 
 
@@ -60,7 +59,7 @@ class _Counts:
 
     def __init__(self, G, cid, rows, cols, ratio=False):
         n = len(G)
-        P = _cl.offdiag(G.A)
+        P = offdiag_pattern(G)
         r, c, _ = (asnumpy(a) for a in P.to_coo())
         keep = (cid[r] == cid[c]) & (cid[r] >= 0)
         # Pc = P on the edges inside one community

@@ -28,11 +28,11 @@ import numpy as np
 
 from ... import core as _core
 from ...core.matrix import Matrix
-from ...ops import binary, indexunary, semiring
+from ...ops import binary, indexunary, semiring, unary
 from ..algorithms import clustering as _cl
-from ..algorithms.searches import hop_matrix
+from ..algorithms.searches import batches, hop_matrix
 from ._common import checked_by, real_reason
-from ._measures import degrees
+from ._measures import cached, degrees, offdiag_pattern
 
 #: Pairs scored per masked product.
 CHUNK = 1 << 18
@@ -96,6 +96,15 @@ def _mask(rows, cols, n, device):
     return Matrix.from_coo(rows, cols, None, nrows=n, ncols=n, dtype="bool", device=device, dup_op=binary.any)
 
 
+def _reciprocals(G, kind):
+    """1 / degree ("ra") or 1 / log(degree) ("aa") per node (0 where undefined: such a node is
+    never a common neighbour, which has two neighbours besides itself)."""
+    deg = degrees(G).astype(np.float64)
+    if kind == "ra":
+        return np.divide(1.0, deg, out=np.zeros_like(deg), where=deg > 0)
+    return np.divide(1.0, np.log(np.maximum(deg, 1.0)), out=np.zeros_like(deg), where=deg > 1)
+
+
 def _scaled(P, r):
     """P with each column w holding r(w): P plus.times diag(r)."""
     n = P.nrows
@@ -123,18 +132,20 @@ def _scored(G, pairs, score):
 
 def _common(G, rows, cols):
     """Common neighbours of each pair (u, v), u and v left out: C<M.S> = P plus.pair P."""
-    P = _cl.offdiag(G.A)
+    P = offdiag_pattern(G)
     n = len(G)
     C = _core.mxm(P, P, semiring.plus_pair, mask=_mask(rows, cols, n, P.device).S)
     return _at(C, rows, cols, n)
 
 
-def _weighted_common(G, rows, cols, r):
-    """sum over the common neighbours w of each pair of r(w): C<M.S> = (P diag(r)) plus.first P;
-    a list of Python values, the int 0 where there is no common neighbour (networkx's empty sum)."""
-    P = _cl.offdiag(G.A)
+def _weighted_common(G, rows, cols, kind):
+    """sum over the common neighbours w of each pair of r(w): C<M.S> = (P diag(r)) plus.first P,
+    with ``r = 1 / degree`` (``kind`` "ra") or ``1 / log(degree)`` ("aa"); a list of Python
+    values, the int 0 where there is no common neighbour (networkx's empty sum)."""
+    P = offdiag_pattern(G)
     n = len(G)
-    C = _core.mxm(_scaled(P, r), P, semiring.plus_first, mask=_mask(rows, cols, n, P.device).S)
+    C = _core.mxm(cached(G, ("scaled", kind), lambda: _scaled(P, _reciprocals(G, kind))), P, semiring.plus_first,
+                  mask=_mask(rows, cols, n, P.device).S)
     vals, present = _at(C, rows, cols, n, present=True)
     return [x if p else 0 for x, p in zip(vals.tolist(), present.tolist())]
 
@@ -149,9 +160,7 @@ def resource_allocation_index(G, ebunch=None):
     """
     _check(G)
     pairs = _pairs(G, ebunch)
-    deg = degrees(G).astype(np.float64)
-    r = np.divide(1.0, deg, out=np.zeros_like(deg), where=deg > 0)
-    return _scored(G, pairs, lambda rows, cols: _weighted_common(G, rows, cols, r))
+    return _scored(G, pairs, lambda rows, cols: _weighted_common(G, rows, cols, "ra"))
 
 
 @checked_by(lambda G, ebunch=None: None)
@@ -163,10 +172,16 @@ def adamic_adar_index(G, ebunch=None):
     """
     _check(G)
     pairs = _pairs(G, ebunch)
-    deg = degrees(G).astype(np.float64)
-    # a common neighbour has two neighbours other than itself: degree >= 2, log > 0
-    r = np.divide(1.0, np.log(np.maximum(deg, 1.0)), out=np.zeros_like(deg), where=deg > 1)
-    return _scored(G, pairs, lambda rows, cols: _weighted_common(G, rows, cols, r))
+    return _scored(G, pairs, lambda rows, cols: _weighted_common(G, rows, cols, "aa"))
+
+
+def _neighbour_sets(G):
+    """(len(G[u]) per node, whether u has a self-loop): host arrays."""
+    size = _cl.row_counts(G.A)  # a self-loop is one neighbour
+    loops = np.zeros(len(G), dtype=bool)
+    rows, _, _ = _core.select(G.A, indexunary.diag).to_coo()
+    loops[dense_host(rows)] = True
+    return size, loops
 
 
 @checked_by(lambda G, ebunch=None: None)
@@ -178,15 +193,15 @@ def jaccard_coefficient(G, ebunch=None):
     """
     _check(G)
     pairs = _pairs(G, ebunch)
-    size = _cl.row_counts(G.A)  # len(G[u]): a self-loop is one neighbour
-    loops = np.zeros(len(G), dtype=bool)
-    rows, _, _ = _core.select(G.A, indexunary.diag).to_coo()
-    loops[dense_host(rows)] = True
+    size, loops = cached(G, ("neighbour sets",), lambda: _neighbour_sets(G))
 
     def score(r, c):
         common = _common(G, r, c)
-        # |N(u) & N(v)| counts u when u has a self-loop and the edge u-v (and v likewise)
-        edge = _at(G.A, r, c, len(G)).astype(bool) & (r != c)
+        # |N(u) & N(v)| counts u when u has a self-loop and the edge u-v (and v likewise);
+        # edge<M.S> = A   (the pairs that are edges)
+        n = len(G)
+        edge = _at(_core.apply(G.A, unary.one, mask=_mask(r, c, n, G.A.device).S).dup("int64"), r, c, n)
+        edge = edge.astype(bool) & (r != c)
         both = common + (edge & loops[r]) + (edge & loops[c]) + ((r == c) & loops[r])
         union = (size[r] + size[c] - both).tolist()
         return [0 if un == 0 else cn / un for cn, un in zip(common.tolist(), union)]
@@ -207,13 +222,18 @@ def preferential_attachment(G, ebunch=None):
 
 
 def _hops(G, rows, cols):
-    """Hop counts from rows[i] to cols[i] (-1 where unreachable), by a batched BFS from the
+    """Hop counts from rows[i] to cols[i] (-1 where unreachable), by batched BFS from the
     distinct rows."""
     src, where = np.unique(rows, return_inverse=True)
-    L = hop_matrix(G.A, src)
-    # Lp = L + 1 so that a present 0 (u == v) differs from absent
-    Lp = _core.apply(L, binary.plus, right=1)
-    return _at(Lp, where.astype(np.int64), cols, len(G)) - 1
+    out = np.full(rows.shape[0], -1, dtype=np.int64)
+    start = 0
+    for batch in batches(src, len(G)):
+        mine = np.flatnonzero((where >= start) & (where < start + batch.shape[0]))
+        # Lp = L + 1, so that a present 0 differs from absent
+        Lp = _core.apply(hop_matrix(G.A, batch), binary.plus, right=1)
+        out[mine] = _at(Lp, (where[mine] - start).astype(np.int64), cols[mine], len(G)) - 1
+        start += batch.shape[0]
+    return out
 
 
 @checked_by(lambda G, ebunch=None, alpha=0.8: real_reason(alpha, "alpha") or
