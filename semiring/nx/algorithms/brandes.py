@@ -7,8 +7,11 @@ betweenness in what they accumulate:
 
 - :func:`edge_dependencies`: each DAG edge v -> w (v on level d-1, w on level d) carries
   ``sigma(v) / sigma(w) * (1 + delta(w))`` (Brandes 2008, edge betweenness). With
-  ``W = (1 + delta) ./ sigma`` on level d, the edges' share summed over the batch is one masked
-  product ``E<A.S> += sigma(d-1)' plus.times W``.
+  ``W = (1 + delta) ./ sigma`` on level d, the edges' share summed over the batch is
+  ``E(v, w) += sum_i sigma(i, v) W(i, w)``, computed on the edge list: ``sigma(d-1) plus.first T``
+  and ``W plus.first H`` carry each row's values onto the edges (T and H the tail and head
+  incidence matrices), and their product summed over the rows gives every edge's share in
+  O(b m) work (a masked product ``sigma' W`` would form the outer product of two levels first).
 - :func:`subset_dependencies`: only paths ending in a target count, so a vertex passes on
   ``delta(w) + [w is a target]`` instead of ``1 + delta(w)`` (networkx's
   ``_accumulate_subset``).
@@ -70,19 +73,61 @@ def _diagonal(indices, n, device):
     return Matrix.from_coo(idx, idx, np.ones(idx.shape[0]), nrows=n, ncols=n, dtype="float64", device=device)
 
 
+def _incidence(G):
+    """(tails, heads, T, H) of A's edges, numbered in A's row-major order: host index arrays and
+    the n x m float64 incidence matrices ``T(v, e) = 1`` for the tail v of edge e and ``H(w, e)``
+    for its head; computed once per graph."""
+    def build():
+        from ...backends._xp import asnumpy
+
+        r, c, _ = (asnumpy(a) for a in G.A.to_coo())
+        r, c = r.astype(np.int64), c.astype(np.int64)
+        n, m, dev = G.n, r.shape[0], G.A.device
+        e = np.arange(m, dtype=np.int64)
+        T = Matrix.from_coo(r, e, np.ones(m), nrows=n, ncols=m, dtype="float64", device=dev)
+        H = Matrix.from_coo(c, e, np.ones(m), nrows=n, ncols=m, dtype="float64", device=dev)
+        return r, c, T, H
+
+    return G.cached("semiring.nx.incidence", build)
+
+
+def _on_edges(G, X, Y, ones, acc):
+    """acc(e) += sum over the rows i of X(i, tail e) Y(i, head e), for every edge e (a b x m
+    product each way, O(b m) work: no n x n outer product)."""
+    _, _, T, H = _incidence(G)
+    # XT = X plus.first T;  YH = Y plus.first H   (each row's values carried onto the edges)
+    XT = _core.mxm(X, T, semiring.plus_first)
+    YH = _core.mxm(Y, H, semiring.plus_first)
+    # acc += ones plus.second (XT .* YH)   (summed over the rows)
+    part = _core.vxm(ones, _core.ewise_mult(XT, YH, binary.times), semiring.plus_second)
+    return _add(acc, part)
+
+
+def _edge_matrix(G, acc):
+    """The per-edge sums as an n x n Matrix on A's pattern (None where nothing was added)."""
+    if acc is None or not acc.nvals:
+        return None
+    from ...backends._xp import asnumpy
+
+    r, c, _, _ = _incidence(G)
+    e, vals = (asnumpy(a) for a in acc.to_coo())
+    return Matrix.from_coo(r[e], c[e], vals, nrows=G.n, ncols=G.n, dtype="float64", device=G.A.device)
+
+
 def edge_dependencies(G, sources):
     """Sum over ``sources`` of the edge dependencies: an n x n float64 Matrix on A's pattern
     (``E(v, w)`` for the edge v -> w; absent where no shortest path uses it), or None."""
-    E = None
+    acc = None
     for src in batches(np.asarray(sources, dtype=np.int64), G.n):
         P, PT, levels = _levels(G, src)
+        ones = Vector.from_dense(np.ones(src.shape[0]), device=G.A.device)
         # t = 1 + delta on the deepest level (no children there)
         t = _core.apply(levels[-1], unary.one)
         for d in range(len(levels) - 1, 0, -1):
             # W = t ./ sigma on level d
             W = _core.ewise_mult(t, levels[d], binary.div)
-            # E<A.S> += sigma(d-1)' plus.times W   (sigma(v) / sigma(w) (1 + delta(w)), summed over the sources)
-            E = _add(E, _core.mxm(levels[d - 1].T, W, semiring.plus_times, mask=P.S))
+            # E(v, w) += sum over the sources of sigma(v) W(w)   (sigma(v) / sigma(w) (1 + delta(w)))
+            acc = _on_edges(G, levels[d - 1], W, ones, acc)
             if d == 1:
                 break
             # Q<level(d-1).S> = W plus.first A'   (the sum over each vertex's children)
@@ -90,7 +135,7 @@ def edge_dependencies(G, sources):
             # t = 1 + Q .* sigma on level d-1
             t = _core.ewise_add(_core.apply(levels[d - 1], unary.one), _core.ewise_mult(Q, levels[d - 1], binary.times),
                                 binary.plus)
-    return E
+    return _edge_matrix(G, acc)
 
 
 def subset_dependencies(G, sources, targets):
@@ -123,9 +168,10 @@ def edge_subset_dependencies(G, sources, targets):
     on A's pattern (``E(v, w)`` for the edge v -> w), or None."""
     n, device = G.n, G.A.device
     DT = _diagonal(targets, n, device)
-    E = None
+    acc = None
     for src in batches(np.asarray(sources, dtype=np.int64), n):
         P, PT, levels = _levels(G, src)
+        ones = Vector.from_dense(np.ones(src.shape[0]), device=device)
         delta = None
         for d in range(len(levels) - 1, 0, -1):
             sigma, prev = levels[d], levels[d - 1]
@@ -136,8 +182,8 @@ def edge_subset_dependencies(G, sources, targets):
                 # lifted = at + (delta .* at)   (1 + delta on the targets)
                 lifted = _core.ewise_add(at, _core.ewise_mult(delta, at, binary.first), binary.plus)
             W1 = _core.ewise_mult(lifted, sigma, binary.div)
-            # E<A.S> += sigma(d-1)' plus.times W1
-            E = _add(E, _core.mxm(prev.T, W1, semiring.plus_times, mask=P.S))
+            # E(v, w) += sum over the sources of sigma(v) W1(w)
+            acc = _on_edges(G, prev, W1, ones, acc)
             W2 = None
             if delta is not None:
                 # rest = delta off the targets;  npred<rest.S> = one(level d-1) plus.pair A;  W2 = rest ./ npred
@@ -145,15 +191,15 @@ def edge_subset_dependencies(G, sources, targets):
                 if rest.nvals:
                     npred = _core.mxm(_ones(prev), P, semiring.plus_pair, mask=rest.S)
                     W2 = _core.ewise_mult(rest, npred.dup("float64"), binary.div)
-                    # E<A.S> += one(level d-1)' plus.times W2   (delta(w) / npred(w) on each DAG in-edge)
-                    E = _add(E, _core.mxm(_ones(prev).T, W2, semiring.plus_times, mask=P.S))
+                    # E(v, w) += sum over the sources of one(v) W2(w)   (delta(w) / npred(w) on each DAG in-edge)
+                    acc = _on_edges(G, _ones(prev), W2, ones, acc)
             if d == 1:
                 break
             # delta(d-1) = sigma .* (W1 plus.first A') + (W2 plus.first A')   on level d-1
             delta = _core.ewise_mult(_core.mxm(W1, PT, semiring.plus_first, mask=prev.S), prev, binary.times)
             if W2 is not None:
                 delta = _core.ewise_add(delta, _core.mxm(W2, PT, semiring.plus_first, mask=prev.S), binary.plus)
-    return E
+    return _edge_matrix(G, acc)
 
 
 def _level_patterns(A, src, max_depth):
@@ -198,22 +244,23 @@ def edge_load_dependencies(G, sources, max_depth=None):
     (the value ``u(w) - 1``): an n x n float64 Matrix on A's pattern, or None."""
     n = G.n
     A, AT = G.A, G.AT
-    E = None
+    acc = None
     for src in batches(np.asarray(sources, dtype=np.int64), n):
         lv = _level_patterns(A, src, max_depth)
+        ones = Vector.from_dense(np.ones(src.shape[0]), device=A.device)
         S = None  # the sum of u over each vertex's children, on the level below
         for d in range(len(lv) - 1, 0, -1):
             um1 = None
             if S is not None:
                 # u - 1 = S ./ npred on level d
                 um1 = _core.ewise_mult(S, _npred(lv[d - 1], A, lv[d]), binary.div)
-                # E<A.S> += one(level d-1)' plus.times (u - 1)
-                E = _add(E, _core.mxm(lv[d - 1].T, um1, semiring.plus_times, mask=A.S))
+                # E(x, w) += sum over the sources of one(x) (u(w) - 1)
+                acc = _on_edges(G, lv[d - 1], um1, ones, acc)
             if d > 1:
                 # S<level(d-1).S> = u plus.first A'   (u = 1 + (u - 1) on level d)
                 u = lv[d] if um1 is None else _core.ewise_add(lv[d], um1, binary.plus)
                 S = _core.mxm(u, AT, semiring.plus_first, mask=lv[d - 1].S)
-    return E
+    return _edge_matrix(G, acc)
 
 
 __all__ = ["edge_dependencies", "subset_dependencies", "edge_subset_dependencies", "load_dependencies",
