@@ -28,7 +28,7 @@ import numpy as np
 
 from ... import core as _core
 from ...core.matrix import Matrix
-from ...ops import binary, indexunary, semiring, unary
+from ...ops import binary, indexunary, semiring
 from ..algorithms import clustering as _cl
 from ..algorithms.searches import batches, hop_matrix
 from ._common import checked_by, real_reason
@@ -198,9 +198,9 @@ def jaccard_coefficient(G, ebunch=None):
     def score(r, c):
         common = _common(G, r, c)
         # |N(u) & N(v)| counts u when u has a self-loop and the edge u-v (and v likewise);
-        # edge<M.S> = A   (the pairs that are edges)
+        # edge = M .* A   (the pairs that are edges)
         n = len(G)
-        edge = _at(_core.apply(G.A, unary.one, mask=_mask(r, c, n, G.A.device).S).dup("int64"), r, c, n)
+        edge = _at(_core.ewise_mult(_mask(r, c, n, G.A.device), G.A, binary.pair).dup("int64"), r, c, n)
         edge = edge.astype(bool) & (r != c)
         both = common + (edge & loops[r]) + (edge & loops[c]) + ((r == c) & loops[r])
         union = (size[r] + size[c] - both).tolist()
