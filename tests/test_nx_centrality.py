@@ -298,6 +298,26 @@ def test_subset_betweenness(G):
             check(nx.edge_betweenness_centrality_subset, G, sources, targets, normalized=normalized, rel=1e-9)
 
 
+def test_multigraphs_where_parallel_edges_do_not_matter():
+    """Unweighted searches see each neighbour once and weighted ones the lightest parallel edge,
+    as networkx's do: these run on multigraphs."""
+    M = nx.MultiGraph(gnp(25, 0.15, 12, weights="int"))
+    rng = random.Random(12)
+    for u, v in rng.sample(list(M.edges()), 10):
+        M.add_edge(u, v, weight=rng.randint(1, 9))
+    nodes = list(M)
+    check(nx.betweenness_centrality_subset, M, nodes[:6], nodes[4:12], rel=1e-9)
+    check(nx.load_centrality, M, rel=1e-9)
+    for distance in (None, "weight"):
+        check(nx.closeness_centrality, M, distance=distance, rel=1e-9)
+        check(nx.harmonic_centrality, M, distance=distance, rel=1e-9)
+        check(nx.group_closeness_centrality, M, nodes[:3], weight=distance, rel=1e-9)
+    check(nx.square_clustering, M)
+    check(nx.local_reaching_centrality, M, nodes[0])
+    with pytest.raises(NotImplementedError):  # degrees count parallel edges: declined
+        nx.degree_centrality(M, **SR)
+
+
 def test_subset_betweenness_missing_source_raises_key_error():
     G = nx.path_graph(4)
     raises_both(KeyError, nx.betweenness_centrality_subset, G, [9], [1])
