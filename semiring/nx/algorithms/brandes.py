@@ -115,8 +115,21 @@ def _edge_matrix(G, acc):
 
 
 def edge_dependencies(G, sources):
-    """Sum over ``sources`` of the edge dependencies: an n x n float64 Matrix on A's pattern
-    (``E(v, w)`` for the edge v -> w; absent where no shortest path uses it), or None."""
+    """Brandes' edge dependencies summed over the sources.
+
+    Parameters
+    ----------
+    G : semiring.algorithms.Graph, n vertices
+        The pattern (values ignored); undirected when its kind is "undirected".
+    sources : sequence of int
+        Source vertices (repeats count once each).
+
+    Returns
+    -------
+    Matrix of float64, shape (n, n), or None
+        ``E(v, w)`` for the edge v -> w, on A's pattern, absent where no shortest path from a
+        source uses the edge; None when none does. Unscaled.
+    """
     acc = None
     for src in batches(np.asarray(sources, dtype=np.int64), G.n):
         P, PT, levels = _levels(G, src)
@@ -139,8 +152,22 @@ def edge_dependencies(G, sources):
 
 
 def subset_dependencies(G, sources, targets):
-    """Sum over ``sources`` of the dependencies on paths to ``targets`` (networkx's
-    ``_accumulate_subset``): a float64 Vector of size n (absent where 0)."""
+    """The dependencies on shortest paths from ``sources`` to ``targets``, summed per vertex
+    (networkx's ``_accumulate_subset``, unscaled).
+
+    Parameters
+    ----------
+    G : semiring.algorithms.Graph, n vertices
+    sources : sequence of int
+        Source vertices (repeats count once each).
+    targets : sequence of int
+        Target vertices (a set: repeats ignored; a source is not its own target).
+
+    Returns
+    -------
+    Vector of float64, size n
+        Absent where 0.
+    """
     n, device = G.n, G.A.device
     DT = _diagonal(targets, n, device)
     bc = Vector(n, "float64", device=device)
@@ -164,8 +191,21 @@ def subset_dependencies(G, sources, targets):
 
 
 def edge_subset_dependencies(G, sources, targets):
-    """networkx's ``_accumulate_edges_subset`` summed over ``sources``: an n x n float64 Matrix
-    on A's pattern (``E(v, w)`` for the edge v -> w), or None."""
+    """networkx's ``_accumulate_edges_subset`` summed over the sources (unscaled).
+
+    Parameters
+    ----------
+    G : semiring.algorithms.Graph, n vertices
+    sources : sequence of int
+        Source vertices (repeats count once each).
+    targets : sequence of int
+        Target vertices (a set).
+
+    Returns
+    -------
+    Matrix of float64, shape (n, n), or None
+        ``E(v, w)`` for the edge v -> w, on A's pattern; None where nothing was added.
+    """
     n, device = G.n, G.A.device
     DT = _diagonal(targets, n, device)
     acc = None
@@ -216,8 +256,21 @@ def _npred(prev, A, level):
 
 
 def load_dependencies(G, sources, max_depth=None):
-    """Sum over ``sources`` of Newman's load minus 1 on every reached vertex but the source
-    (networkx's ``_node_betweenness``): a float64 Vector of size n (absent where 0)."""
+    """Newman's load minus 1 on every reached vertex but the source, summed over the sources
+    (networkx's ``_node_betweenness``, unscaled).
+
+    Parameters
+    ----------
+    G : semiring.algorithms.Graph, n vertices
+    sources : sequence of int
+    max_depth : int, optional
+        BFS levels searched (networkx's ``cutoff``).
+
+    Returns
+    -------
+    Vector of float64, size n
+        Absent where 0.
+    """
     n, device = G.n, G.A.device
     A, AT = G.A, G.AT
     load = Vector(n, "float64", device=device)
@@ -240,8 +293,22 @@ def load_dependencies(G, sources, max_depth=None):
 
 
 def edge_load_dependencies(G, sources, max_depth=None):
-    """Sum over ``sources`` of networkx's edge load minus its 1 per source, on each DAG edge x -> w
-    (the value ``u(w) - 1``): an n x n float64 Matrix on A's pattern, or None."""
+    """networkx's edge load minus its 1 per source, summed over the sources: ``u(w) - 1`` on each
+    shortest-path edge x -> w (networkx's ``_edge_betweenness``; it gives both orientations of
+    that edge the value).
+
+    Parameters
+    ----------
+    G : semiring.algorithms.Graph, n vertices
+    sources : sequence of int
+    max_depth : int, optional
+        BFS levels searched (networkx's ``cutoff``).
+
+    Returns
+    -------
+    Matrix of float64, shape (n, n), or None
+        On A's pattern; None where nothing was added.
+    """
     n = G.n
     A, AT = G.A, G.AT
     acc = None

@@ -37,8 +37,19 @@ BATCH_ENTRIES = 1 << 22
 
 
 def batches(sources, n):
-    """Consecutive slices of ``sources`` (a host int64 array) with ``len * n`` near
-    :data:`BATCH_ENTRIES`."""
+    """Consecutive slices of ``sources`` whose b x n matrices hold about :data:`BATCH_ENTRIES`.
+
+    Parameters
+    ----------
+    sources : numpy int64 array, shape (k,)
+    n : int
+        The number of vertices (columns of a batch's matrices).
+
+    Yields
+    ------
+    numpy int64 array, shape (b,)
+        ``b = max(1, BATCH_ENTRIES // n)`` (the last one shorter).
+    """
     b = max(1, BATCH_ENTRIES // max(n, 1))
     for start in range(0, sources.shape[0], b):
         yield sources[start:start + b]
@@ -51,10 +62,23 @@ def _start(src, n, dtype, device):
 
 
 def hop_matrix(A, src, max_depth=None):
-    """Hop counts from each source of ``src``: a b x n int64 Matrix, ``L(i, j)`` = the number of
-    edges on a shortest path from ``src[i]`` to j (present only where j is reached within
-    ``max_depth`` hops; 0 at the source). ``A`` is the n x n pattern (edge i -> j present);
-    sources may repeat."""
+    """Hop counts from each source of a batch, by one masked ``any.pair`` product per level.
+
+    Parameters
+    ----------
+    A : Matrix, shape (n, n)
+        ``A[i, j]`` present means an edge i -> j (values ignored).
+    src : numpy int64 array, shape (b,)
+        Source vertices; they may repeat (each is a row).
+    max_depth : int, optional
+        Stop after this many levels.
+
+    Returns
+    -------
+    Matrix of int64, shape (b, n)
+        ``L(i, j)``: the number of edges on a shortest path from ``src[i]`` to j, present only
+        where j is reached (within ``max_depth``); 0 at the source.
+    """
     n = A.nrows
     L = _start(src, n, np.int64, A.device)
     F = L
@@ -69,10 +93,24 @@ def hop_matrix(A, src, max_depth=None):
 
 
 def distance_matrix(W, src, *, nearest=False):
-    """Shortest-path distances from each source of ``src``: a b x n Matrix of W's value type,
-    ``D(i, j)`` present where j is reachable from ``src[i]`` (0 at the source). ``W`` holds
-    non-negative edge lengths (W(i, j) for the edge i -> j); sources may repeat. With
-    ``nearest``, one row: the distance from the nearest source."""
+    """Shortest-path distances from each source of a batch, by Bellman-Ford ``min.plus`` rounds
+    from the entries that improved.
+
+    Parameters
+    ----------
+    W : Matrix, shape (n, n)
+        Non-negative edge lengths, ``W(i, j)`` for the edge i -> j (int or float). Negative
+        lengths are the caller's to refuse: a negative cycle would not end the rounds.
+    src : numpy int64 array, shape (b,)
+        Source vertices; they may repeat (each is a row).
+    nearest : bool, default False
+        One row instead: the distance from the nearest source.
+
+    Returns
+    -------
+    Matrix of W's dtype, shape (b, n) (or (1, n) with ``nearest``)
+        ``D(i, j)`` present where j is reachable from ``src[i]``; 0 at the source.
+    """
     n = W.nrows
     if nearest:
         src = np.unique(src)

@@ -94,6 +94,18 @@ def offdiag_pattern(G):
     return cached(G, ("offdiag",), lambda: offdiag(G.A))
 
 
+def float_matrix(G, weight=None, *, reverse=False):
+    """The float64 values of ``weight`` (ones on the pattern for None), of the reversed edges with
+    ``reverse``: the operand of the power iterations' ``plus.times`` products, cast once per
+    graph (a product of one type runs the engine's typed kernels)."""
+    def build():
+        M = G.weighted(weight, reverse=reverse).A
+        # F = float64(M)   (one(M) for the pattern)
+        return (M if weight is not None else _core.apply(M, unary.one)).dup("float64")
+
+    return cached(G, ("float64", weight, bool(reverse and G.is_directed())), build)
+
+
 def degrees(G, which="in+out", weight=None):
     """networkx's ``G.degree`` / ``G.in_degree`` / ``G.out_degree`` (``which`` "in+out", "in",
     "out"; undirected graphs have only "in+out"), of ``weight`` (None: edge counts), as a
@@ -123,4 +135,4 @@ def pyvalues(array):
     return np.asarray(array).tolist()
 
 
-__all__ = ["Members", "nbunch", "parallel_reason", "dense", "cached", "offdiag_pattern", "degrees", "pyvalues"]
+__all__ = ["Members", "nbunch", "parallel_reason", "dense", "cached", "offdiag_pattern", "float_matrix", "degrees", "pyvalues"]

@@ -196,16 +196,17 @@ def generalized_degree(G, nodes=None):
         raise nx.NetworkXNotImplemented("not implemented for directed type")
     _no_multigraph(G)
     single = nodes in G
-    C = _cl.successor_wedges(offdiag_pattern(G)).to_scipy().tocsr()
-    indptr, indices = G.order
+    C = _cl.successor_wedges(offdiag_pattern(G)).to_scipy()
+    cptr, cind, cval = C.indptr.tolist(), C.indices.tolist(), C.data.tolist()
+    indptr, indices = (a.tolist() for a in G.order)
     names, index = G.nodes, G.index
     out = {}
     for v in ([nodes] if single else nbunch(G, nodes)):
         i = index[v]
-        lo, hi = C.indptr[i], C.indptr[i + 1]
-        shared = dict(zip(C.indices[lo:hi].tolist(), C.data[lo:hi].tolist()))
-        vs = {names[j] for j in indices[indptr[i]:indptr[i + 1]].tolist()} - {v}
-        out[v] = Counter(shared.get(index[w], 0) for w in vs)
+        shared = dict(zip(cind[cptr[i]:cptr[i + 1]], cval[cptr[i]:cptr[i + 1]]))
+        # networkx's set of v's neighbours, built in its adjacency order: the Counter's key order
+        vs = {names[j] for j in indices[indptr[i]:indptr[i + 1]]} - {v}
+        out[v] = Counter([shared.get(index[w], 0) for w in vs])
     return out[nodes] if single else out
 
 

@@ -34,7 +34,7 @@ from ...core.vector import Vector
 from ...ops import binary, monoid, semiring, unary
 from ..algorithms.traversal import levels
 from ._common import checked_by, is_int, real_reason, weight_reason
-from ._measures import dense, parallel_reason
+from ._measures import dense, float_matrix, parallel_reason
 
 
 def _real(x):
@@ -65,11 +65,9 @@ def _iteration_reason(G, max_iter, tol, weight):
 
 
 def _product(G, weight):
-    """(M', semiring): ``t = M' x`` sums x over each node's in-edges (weighted by ``weight``)."""
-    graph = G.weighted(weight or None, reverse=True)
-    if weight:
-        return graph.A, semiring.plus_times
-    return graph.A, semiring.plus_second
+    """(M', semiring): ``t = M' plus.times x`` sums x over each node's in-edges (weighted by
+    ``weight``; float64, cast once per graph)."""
+    return float_matrix(G, weight or None, reverse=True), semiring.plus_times
 
 
 def _full(values, device):
@@ -167,8 +165,6 @@ def eigenvector_centrality_numpy(G, weight=None, max_iter=50, tol=0):
         raise nx.AmbiguousSolution(
             "`eigenvector_centrality_numpy` does not give consistent results for disconnected graphs")
     MT, ring = _product(G, weight)
-    if weight is None:
-        ring = semiring.plus_second
 
     def matvec(x):
         # t = M' plus.times x
@@ -297,8 +293,7 @@ def katz_centrality_numpy(G, alpha=0.1, beta=1.0, normalized=True, weight=None):
     MT, _ = _product(G, weight)
     n = len(G)
     # S = I - alpha M'   (M' with its values, or ones on the pattern)
-    base = MT.dup("float64") if weight else _core.apply(MT, unary.one).dup("float64")
-    scaled = _core.apply(base, binary.times, left=-float(alpha))
+    scaled = _core.apply(MT, binary.times, left=-float(alpha))
     eye = _core.Matrix.from_coo(np.arange(n), np.arange(n), np.ones(n), nrows=n, ncols=n, dtype="float64",
                                 device=MT.device)
     S = _core.ewise_add(eye, scaled, binary.plus).to_scipy()

@@ -31,7 +31,7 @@ from ...core.vector import Vector
 from ...exceptions import ConvergenceFailure, InvalidValue
 from ...ops import semiring as _semirings
 from ._common import checked_by, entries, is_int, real_reason, weight_reason
-from ._measures import dense, parallel_reason
+from ._measures import dense, float_matrix, parallel_reason
 
 
 def _dict_reason(d, G, name):
@@ -129,8 +129,8 @@ def hits(G, max_iter=100, tol=1.0e-8, nstart=None, normalized=True):
         raise NotImplementedError(reason)
     if len(G) == 0:
         return {}, {}
-    A = G.weighted("weight").A
-    AT = G.weighted("weight", reverse=True).A
+    A = float_matrix(G, "weight")
+    AT = float_matrix(G, "weight", reverse=True)
     dev = A.device
 
     def product(M):
