@@ -97,13 +97,11 @@ def offdiag_pattern(G):
 def float_matrix(G, weight=None, *, reverse=False):
     """The float64 values of ``weight`` (ones on the pattern for None), of the reversed edges with
     ``reverse``: the operand of the power iterations' ``plus.times`` products, cast once per
-    graph (a product of one type runs the engine's typed kernels)."""
-    def build():
-        M = G.weighted(weight, reverse=reverse).A
-        # F = float64(M)   (one(M) for the pattern)
-        return (M if weight is not None else _core.apply(M, unary.one)).dup("float64")
-
-    return cached(G, ("float64", weight, bool(reverse and G.is_directed())), build)
+    matrix (a product of one type runs the engine's typed kernels)."""
+    graph = G.weighted(weight, reverse=reverse)
+    # F = float64(M)   (one(M) for the pattern)
+    return graph.cached("semiring.nx.float64", lambda: (graph.A if weight is not None
+                                                        else _core.apply(graph.A, unary.one)).dup("float64"))
 
 
 def degrees(G, which="in+out", weight=None):
@@ -127,7 +125,8 @@ def degrees(G, which="in+out", weight=None):
         out.setflags(write=False)
         return out
 
-    return cached(G, ("degree", which if G.is_directed() else "in+out", weight), build)
+    # kept with the matrix it is computed from
+    return G.weighted(weight).cached(("semiring.nx.degree", which if G.is_directed() else "in+out"), build)
 
 
 def pyvalues(array):
