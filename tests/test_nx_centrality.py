@@ -530,6 +530,12 @@ def test_link_prediction_quirks_match_networkx():
         raises_both(nx.NetworkXNotImplemented, func, nx.MultiGraph(G), [(nodes[0], nodes[1])])
         # an iterator is used up by networkx's check of the nodes: nothing is scored
         assert list(func(G, iter([(nodes[0], nodes[1])]), **SR)) == []
+    star = nx.star_graph(3)  # (0, 0): the leaves are common neighbours of degree 1, log(1) = 0
+    gen = nx.adamic_adar_index(star, [(1, 2), (0, 0)], **SR)
+    assert next(gen) == (1, 2, 1 / math.log(3))
+    with pytest.raises(ZeroDivisionError):
+        next(gen)
+    raises_both(ZeroDivisionError, nx.adamic_adar_index, star, [(0, 0)])
     for alpha in (1, 0.5):
         check(lambda H, **kw: list(nx.common_neighbor_centrality(H, **kw)), G, alpha=alpha)
         gen = nx.common_neighbor_centrality(G, [(nodes[0], nodes[1]), (nodes[2], nodes[2])], alpha=alpha, **SR)
@@ -614,6 +620,17 @@ def test_subset_betweenness_on_random_graphs(G, data):
     for func in (nx.betweenness_centrality_subset, nx.edge_betweenness_centrality_subset):
         same(func(G, sources, targets, **SR), func(G, sources, targets, **NX), rel=1e-9, abs_=1e-12)
     same(nx.edge_betweenness_centrality(G, **SR), nx.edge_betweenness_centrality(G, **NX), rel=1e-9, abs_=1e-12)
+
+
+@SETTINGS
+@given(small_graphs(), st.data())
+def test_link_prediction_on_random_pairs(G, data):
+    if G.is_directed():
+        G = G.to_undirected()
+    nodes = list(G)
+    pairs = data.draw(st.lists(st.tuples(st.sampled_from(nodes), st.sampled_from(nodes)), max_size=12))
+    for func in PREDICTORS:
+        check(lambda H, **kw: list(func(H, pairs, **kw)), G, rel=1e-12)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -27,6 +27,7 @@ import networkx as nx
 import numpy as np
 
 from ... import core as _core
+from ...backends._xp import asnumpy
 from ...core.matrix import Matrix
 from ...ops import binary, indexunary, semiring
 from ..algorithms import clustering as _cl
@@ -75,7 +76,7 @@ def _at(C, rows, cols, n, *, present=False):
     out = np.zeros(rows.shape[0], dtype=np.float64 if C.dtype.kind == "f" else np.int64)
     if not C.nvals:
         return (out, np.zeros(rows.shape[0], dtype=bool)) if present else out
-    r, c, v = (np.asarray(dense_host(a)) for a in C.to_coo())
+    r, c, v = (np.asarray(asnumpy(a)) for a in C.to_coo())
     key = r.astype(np.int64) * n + c
     o = np.argsort(key, kind="stable")
     key, v = key[o], v[o]
@@ -84,12 +85,6 @@ def _at(C, rows, cols, n, *, present=False):
     hit = key[pos] == want
     out[hit] = v[pos[hit]]
     return (out, hit) if present else out
-
-
-def dense_host(a):
-    from ...backends._xp import asnumpy
-
-    return asnumpy(a)
 
 
 def _mask(rows, cols, n, device):
@@ -163,16 +158,34 @@ def resource_allocation_index(G, ebunch=None):
     return _scored(G, pairs, lambda rows, cols: _weighted_common(G, rows, cols, "ra"))
 
 
+def _leaf_neighbours(G):
+    """Per node, its neighbours (itself left out) of degree 1: ``P plus.second [degree == 1]``."""
+    from ...core.vector import Vector
+
+    leaf = Vector.from_dense((degrees(G) == 1).astype(np.int64), device=G.A.device)
+    return asnumpy(_core.mxv(offdiag_pattern(G), leaf, semiring.plus_second).to_dense(0))
+
+
 @checked_by(lambda G, ebunch=None: None)
 def adamic_adar_index(G, ebunch=None):
     """networkx.adamic_adar_index: an iterator of (u, v, sum over common neighbours w of
     1 / log(degree(w))).
 
-    Raises networkx.NetworkXNotImplemented and networkx.NodeNotFound at the call, as networkx.
+    Raises networkx.NetworkXNotImplemented and networkx.NodeNotFound at the call, and
+    ZeroDivisionError on reaching a pair (u, u) where u has a neighbour of degree 1, as networkx.
     """
     _check(G)
     pairs = _pairs(G, ebunch)
-    return _scored(G, pairs, lambda rows, cols: _weighted_common(G, rows, cols, "aa"))
+
+    def score(rows, cols):
+        out = _weighted_common(G, rows, cols, "aa")
+        # a pair (u, u) has u's neighbours in common: a neighbour of degree 1 makes networkx divide by log(1) = 0
+        leafy = cached(G, ("leaf neighbours",), lambda: _leaf_neighbours(G))
+        for k in np.flatnonzero((rows == cols) & (leafy[rows] > 0)).tolist():
+            out[k] = ZeroDivisionError("float division by zero")
+        return out
+
+    return _scored(G, pairs, score)
 
 
 def _neighbour_sets(G):
@@ -180,7 +193,7 @@ def _neighbour_sets(G):
     size = _cl.row_counts(G.A)  # a self-loop is one neighbour
     loops = np.zeros(len(G), dtype=bool)
     rows, _, _ = _core.select(G.A, indexunary.diag).to_coo()
-    loops[dense_host(rows)] = True
+    loops[asnumpy(rows)] = True
     return size, loops
 
 
