@@ -652,11 +652,22 @@ def test_batched_searches_match_scipy(directed, weighted):
     A = sr.Matrix.from_scipy(W)
     src = np.array([0, 5, 5, 17, 59], dtype=np.int64)  # a repeated source is its own row
     want = shortest_path(W, directed=True, unweighted=not weighted, indices=src)
-    M = distance_matrix(A, src) if weighted else hop_matrix(A, src)
-    got = np.full((src.shape[0], n), np.inf)
-    r, c, v = M.to_coo()
-    got[r, c] = v
-    np.testing.assert_array_equal(got, want)
+
+    def dense(M):
+        got = np.full((src.shape[0], n), np.inf)
+        r, c, v = M.to_coo()
+        got[r, c] = v
+        return got
+
+    if weighted:
+        np.testing.assert_array_equal(dense(distance_matrix(A, src)), want)
+        nearest = dense(distance_matrix(A, src, nearest=True))[0]
+        np.testing.assert_array_equal(nearest, want.min(axis=0))
+    else:
+        np.testing.assert_array_equal(dense(hop_matrix(A, src, undirected=not directed)), want)
+        for depth in (0, 1, 3):
+            np.testing.assert_array_equal(dense(hop_matrix(A, src, depth, undirected=not directed)),
+                                          np.where(want <= depth, want, np.inf))
 
 
 # ---------------------------------------------------------------------------------------------

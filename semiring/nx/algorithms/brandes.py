@@ -41,10 +41,10 @@ from __future__ import annotations
 import numpy as np
 
 from ... import core as _core
+from ...backends._xp import asnumpy
 from ...algorithms.centrality import _forward, _pattern
 from ...core.matrix import Matrix
-from ...core.vector import Vector
-from ...ops import binary, indexunary, monoid, semiring, unary
+from ...ops import binary, semiring, unary
 from .searches import batches, hop_matrix
 
 
@@ -78,8 +78,6 @@ def _incidence(G):
     the n x m float64 incidence matrices ``T(v, e) = 1`` for the tail v of edge e and ``H(w, e)``
     for its head; computed once per graph."""
     def build():
-        from ...backends._xp import asnumpy
-
         r, c, _ = (asnumpy(a) for a in G.A.to_coo())
         r, c = r.astype(np.int64), c.astype(np.int64)
         n, m, dev = G.n, r.shape[0], G.A.device
@@ -91,27 +89,29 @@ def _incidence(G):
     return G.cached("semiring.nx.incidence", build)
 
 
-def _on_edges(G, X, Y, ones, acc):
-    """acc(e) += sum over the rows i of X(i, tail e) Y(i, head e), for every edge e (a b x m
-    product each way, O(b m) work: no n x n outer product)."""
+def _on_edges(G, X, Y, acc):
+    """acc[e] += sum over the rows i of X(i, tail e) Y(i, head e), for every edge e; ``acc`` is a
+    host float64 array of size m (the products are b x m with O(b m) work, and only their entries
+    are read: no n x n outer product, no pass over all m edges per call)."""
     _, _, T, H = _incidence(G)
     # XT = X plus.first T;  YH = Y plus.first H   (each row's values carried onto the edges)
     XT = _core.mxm(X, T, semiring.plus_first)
     YH = _core.mxm(Y, H, semiring.plus_first)
-    # acc += ones plus.second (XT .* YH)   (summed over the rows)
-    part = _core.vxm(ones, _core.ewise_mult(XT, YH, binary.times), semiring.plus_second)
-    return _add(acc, part)
+    # P = XT .* YH   (the edges where both ends hold a value, per row)
+    _, e, vals = (asnumpy(a) for a in _core.ewise_mult(XT, YH, binary.times).to_coo())
+    if e.shape[0]:
+        acc += np.bincount(e, weights=vals, minlength=acc.shape[0])  # summed over the rows
+    return acc
 
 
 def _edge_matrix(G, acc):
-    """The per-edge sums as an n x n Matrix on A's pattern (None where nothing was added)."""
-    if acc is None or not acc.nvals:
-        return None
-    from ...backends._xp import asnumpy
-
+    """The per-edge sums (host array over the edge numbering of :func:`_incidence`) as an n x n
+    Matrix on A's pattern, holding the edges where something was added; None if none was."""
     r, c, _, _ = _incidence(G)
-    e, vals = (asnumpy(a) for a in acc.to_coo())
-    return Matrix.from_coo(r[e], c[e], vals, nrows=G.n, ncols=G.n, dtype="float64", device=G.A.device)
+    e = np.flatnonzero(acc)
+    if not e.shape[0]:
+        return None
+    return Matrix.from_coo(r[e], c[e], acc[e], nrows=G.n, ncols=G.n, dtype="float64", device=G.A.device)
 
 
 def edge_dependencies(G, sources):
@@ -130,17 +130,16 @@ def edge_dependencies(G, sources):
         ``E(v, w)`` for the edge v -> w, on A's pattern, absent where no shortest path from a
         source uses the edge; None when none does. Unscaled.
     """
-    acc = None
+    acc = np.zeros(G.A.nvals)
     for src in batches(np.asarray(sources, dtype=np.int64), G.n):
         P, PT, levels = _levels(G, src)
-        ones = Vector.from_dense(np.ones(src.shape[0]), device=G.A.device)
         # t = 1 + delta on the deepest level (no children there)
         t = _core.apply(levels[-1], unary.one)
         for d in range(len(levels) - 1, 0, -1):
             # W = t ./ sigma on level d
             W = _core.ewise_mult(t, levels[d], binary.div)
             # E(v, w) += sum over the sources of sigma(v) W(w)   (sigma(v) / sigma(w) (1 + delta(w)))
-            acc = _on_edges(G, levels[d - 1], W, ones, acc)
+            acc = _on_edges(G, levels[d - 1], W, acc)
             if d == 1:
                 break
             # Q<level(d-1).S> = W plus.first A'   (the sum over each vertex's children)
@@ -165,20 +164,17 @@ def subset_dependencies(G, sources, targets):
 
     Returns
     -------
-    Vector of float64, size n
-        Absent where 0.
+    numpy float64 array, shape (n,)
     """
     n, device = G.n, G.A.device
     DT = _diagonal(targets, n, device)
-    bc = Vector(n, "float64", device=device)
+    bc = np.zeros(n)
     for src in batches(np.asarray(sources, dtype=np.int64), n):
         P, PT, levels = _levels(G, src)
-        ones = Vector.from_dense(np.ones(src.shape[0]), device=device)
         delta = None
         for d in range(len(levels) - 1, 0, -1):
-            if delta is not None and delta.nvals:
-                # bc += ones plus.second delta   (delta summed over the sources: a column sum)
-                _core.ewise_add(bc, _core.vxm(ones, delta, semiring.plus_second), binary.plus, out=bc)
+            if delta is not None:
+                _column_sums(delta, bc)
             if d == 1:
                 break
             # t = delta + [target] on level d   (the target set excludes the source, which is on level 0)
@@ -208,10 +204,9 @@ def edge_subset_dependencies(G, sources, targets):
     """
     n, device = G.n, G.A.device
     DT = _diagonal(targets, n, device)
-    acc = None
+    acc = np.zeros(G.A.nvals)
     for src in batches(np.asarray(sources, dtype=np.int64), n):
         P, PT, levels = _levels(G, src)
-        ones = Vector.from_dense(np.ones(src.shape[0]), device=device)
         delta = None
         for d in range(len(levels) - 1, 0, -1):
             sigma, prev = levels[d], levels[d - 1]
@@ -223,7 +218,7 @@ def edge_subset_dependencies(G, sources, targets):
                 lifted = _core.ewise_add(at, _core.ewise_mult(delta, at, binary.first), binary.plus)
             W1 = _core.ewise_mult(lifted, sigma, binary.div)
             # E(v, w) += sum over the sources of sigma(v) W1(w)
-            acc = _on_edges(G, prev, W1, ones, acc)
+            acc = _on_edges(G, prev, W1, acc)
             W2 = None
             if delta is not None:
                 # rest = delta off the targets;  npred<rest.S> = one(level d-1) plus.pair A;  W2 = rest ./ npred
@@ -232,7 +227,7 @@ def edge_subset_dependencies(G, sources, targets):
                     npred = _core.mxm(_ones(prev), P, semiring.plus_pair, mask=rest.S)
                     W2 = _core.ewise_mult(rest, npred.dup("float64"), binary.div)
                     # E(v, w) += sum over the sources of one(v) W2(w)   (delta(w) / npred(w) on each DAG in-edge)
-                    acc = _on_edges(G, _ones(prev), W2, ones, acc)
+                    acc = _on_edges(G, _ones(prev), W2, acc)
             if d == 1:
                 break
             # delta(d-1) = sigma .* (W1 plus.first A') + (W2 plus.first A')   on level d-1
@@ -242,12 +237,25 @@ def edge_subset_dependencies(G, sources, targets):
     return _edge_matrix(G, acc)
 
 
-def _level_patterns(A, src, max_depth):
-    """float64 ones on each BFS level (b x n matrices, level 0 first) from the sources ``src``."""
-    L = hop_matrix(A, src, max_depth)
-    top = int(_core.reduce_scalar(L, monoid.max)) if L.nvals else 0
-    # level d = one(select(L == d))
-    return [_ones(_core.select(L, indexunary.valueeq, d)) for d in range(top + 1)]
+def _column_sums(M, acc):
+    """acc[j] += sum over the rows of M(i, j), on the host from M's entries (no pass over all n
+    columns per call)."""
+    _, cols, vals = (asnumpy(a) for a in M.to_coo())
+    if cols.shape[0]:
+        acc += np.bincount(cols, weights=vals, minlength=acc.shape[0])
+
+
+def _level_patterns(A, src, max_depth, undirected):
+    """float64 ones on each BFS level (b x n matrices, level 0 first) from the sources ``src``,
+    cut from one hop-count matrix by sorting its entries by level."""
+    L = hop_matrix(A, src, max_depth, undirected=undirected)
+    rows, cols, lv = (asnumpy(a) for a in L.to_coo())
+    o = np.argsort(lv, kind="stable")
+    rows, cols, lv = rows[o], cols[o], lv[o]
+    bounds = np.searchsorted(lv, np.arange(int(lv.max()) + 2 if lv.shape[0] else 1))
+    b, n = src.shape[0], A.nrows
+    return [Matrix.from_coo(rows[lo:hi], cols[lo:hi], np.ones(hi - lo), nrows=b, ncols=n, dtype="float64",
+                            device=A.device) for lo, hi in zip(bounds[:-1], bounds[1:])]
 
 
 def _npred(prev, A, level):
@@ -268,20 +276,17 @@ def load_dependencies(G, sources, max_depth=None):
 
     Returns
     -------
-    Vector of float64, size n
-        Absent where 0.
+    numpy float64 array, shape (n,)
     """
-    n, device = G.n, G.A.device
+    n = G.n
     A, AT = G.A, G.AT
-    load = Vector(n, "float64", device=device)
+    load = np.zeros(n)
     for src in batches(np.asarray(sources, dtype=np.int64), n):
-        lv = _level_patterns(A, src, max_depth)
-        ones = Vector.from_dense(np.ones(src.shape[0]), device=device)
+        lv = _level_patterns(A, src, max_depth, G.kind == "undirected")
         t = None  # t - 1 on the level below
         for d in range(len(lv) - 1, 0, -1):
             if t is not None:
-                # load += ones plus.second (t - 1)   (summed over the sources)
-                _core.ewise_add(load, _core.vxm(ones, t, semiring.plus_second), binary.plus, out=load)
+                _column_sums(t, load)
             if d == 1:
                 break
             # W = (1 + (t - 1)) ./ npred on level d
@@ -311,10 +316,9 @@ def edge_load_dependencies(G, sources, max_depth=None):
     """
     n = G.n
     A, AT = G.A, G.AT
-    acc = None
+    acc = np.zeros(A.nvals)
     for src in batches(np.asarray(sources, dtype=np.int64), n):
-        lv = _level_patterns(A, src, max_depth)
-        ones = Vector.from_dense(np.ones(src.shape[0]), device=A.device)
+        lv = _level_patterns(A, src, max_depth, G.kind == "undirected")
         S = None  # the sum of u over each vertex's children, on the level below
         for d in range(len(lv) - 1, 0, -1):
             um1 = None
@@ -322,7 +326,7 @@ def edge_load_dependencies(G, sources, max_depth=None):
                 # u - 1 = S ./ npred on level d
                 um1 = _core.ewise_mult(S, _npred(lv[d - 1], A, lv[d]), binary.div)
                 # E(x, w) += sum over the sources of one(x) (u(w) - 1)
-                acc = _on_edges(G, lv[d - 1], um1, ones, acc)
+                acc = _on_edges(G, lv[d - 1], um1, acc)
             if d > 1:
                 # S<level(d-1).S> = u plus.first A'   (u = 1 + (u - 1) on level d)
                 u = lv[d] if um1 is None else _core.ewise_add(lv[d], um1, binary.plus)

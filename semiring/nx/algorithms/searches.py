@@ -5,8 +5,9 @@ counts or distances from many sources. Searching them one source at a time costs
 per source and per level; here a batch of b sources runs together in a b x n frontier matrix, as
 the batched BFS of Brandes' algorithm does (Buluç and Gilbert's Combinatorial BLAS):
 
-- hops (:func:`hop_matrix`): ``F<!L.S, replace> = F any.pair A`` carries the frontier of every
-  source one level further, and ``L<F.S> = depth`` records it;
+- hops (:func:`hop_matrix`): ``F<!seen.S, replace> = F any.pair A`` carries the frontier of
+  every source one level further (``seen`` as a few disjoint runs of earlier levels), and the
+  levels are written into ``L`` once at the end;
 - distances (:func:`distance_matrix`): Bellman-Ford from the entries that changed,
   ``T = F min.plus W``, where ``F`` holds the distances improved by the last round; the entries
   of T that are new or smaller than ``D`` become the next ``F`` and are written into ``D``. For
@@ -29,6 +30,7 @@ from __future__ import annotations
 import numpy as np
 
 from ... import core as _core
+from ...backends._xp import asnumpy
 from ...core.matrix import Matrix
 from ...ops import binary, semiring, unary
 
@@ -61,8 +63,13 @@ def _start(src, n, dtype, device):
                            dtype=dtype, device=device)
 
 
-def hop_matrix(A, src, max_depth=None):
+def hop_matrix(A, src, max_depth=None, *, undirected=False):
     """Hop counts from each source of a batch, by one masked ``any.pair`` product per level.
+
+    The vertices seen so far are kept as a few disjoint runs (the last two levels of an
+    undirected graph, whose edges reach no further back; for a directed one every level, merged
+    like a binary counter, as the engine's batched Brandes search keeps them), and the levels
+    are written into L once at the end: no pass over all of L per level.
 
     Parameters
     ----------
@@ -72,6 +79,8 @@ def hop_matrix(A, src, max_depth=None):
         Source vertices; they may repeat (each is a row).
     max_depth : int, optional
         Stop after this many levels.
+    undirected : bool, default False
+        A is symmetric (an undirected graph).
 
     Returns
     -------
@@ -79,17 +88,33 @@ def hop_matrix(A, src, max_depth=None):
         ``L(i, j)``: the number of edges on a shortest path from ``src[i]`` to j, present only
         where j is reached (within ``max_depth``); 0 at the source.
     """
-    n = A.nrows
-    L = _start(src, n, np.int64, A.device)
-    F = L
+    n, b = A.nrows, src.shape[0]
+    rows = np.arange(b, dtype=np.int64)
+    F = Matrix.from_coo(rows, src, None, nrows=b, ncols=n, dtype="bool", device=A.device)
+    parts = [(rows, np.asarray(src, dtype=np.int64), np.zeros(b, dtype=np.int64))]
+    runs = [F]
     depth = 0
-    while F.nvals and (max_depth is None or depth < max_depth):
+    while max_depth is None or depth < max_depth:
+        # F<!seen.S> = F any.pair A   (the vertices first reached at the next depth)
+        N = _core.mxm(F, A, semiring.any_pair, mask=~runs[0].S)
+        for r in runs[1:]:
+            # N<!run.S> = N
+            N = _core.apply(N, unary.identity, mask=~r.S)
+        if not N.nvals:
+            break
         depth += 1
-        # F<!L.S, replace> = F any.pair A   (the vertices first reached at this depth)
-        F = _core.mxm(F, A, semiring.any_pair, mask=~L.S)
-        # L<F.S> = depth
-        _core.assign(L, depth, None, mask=F.S)
-    return L
+        r, c, _ = (asnumpy(a) for a in N.to_coo())
+        parts.append((r, c, np.full(r.shape[0], depth, dtype=np.int64)))
+        if undirected:
+            runs = [F, N]
+        else:
+            # run = run(-2) first run(-1) while the newer is as large: O(log depth) disjoint runs
+            runs.append(N)
+            while len(runs) > 1 and runs[-1].nvals >= runs[-2].nvals:
+                runs[-2:] = [_core.ewise_add(runs[-2], runs[-1], binary.first)]
+        F = N
+    r, c, v = (np.concatenate(x) for x in zip(*parts))
+    return Matrix.from_coo(r, c, v, nrows=b, ncols=n, dtype="int64", device=A.device)
 
 
 def distance_matrix(W, src, *, nearest=False):

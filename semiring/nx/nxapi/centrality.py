@@ -30,7 +30,7 @@ from ...algorithms.centrality import scale_factors
 from ...backends._xp import asnumpy
 from ..algorithms import brandes
 from ._common import checked_by
-from ._measures import degrees, dense, parallel_reason
+from ._measures import degrees, parallel_reason
 
 _WEIGHTED = "weighted betweenness (Dijkstra's shortest paths) is not in the engine; it is unweighted (BFS)"
 
@@ -213,7 +213,7 @@ def betweenness_centrality_subset(G, sources, targets, normalized=False, weight=
     tgt = _targets(G, targets)
     vals = np.zeros(len(G))
     if src.shape[0] and tgt:
-        vals = dense(brandes.subset_dependencies(G.structure, src, tgt), 0.0)
+        vals = brandes.subset_dependencies(G.structure, src, tgt)
     scale, _ = scale_factors(len(G), normalized=normalized, directed=G.is_directed(), endpoints=False)
     out = dict(zip(G.nodes, vals.tolist()))
     if scale is not None:
@@ -267,7 +267,7 @@ def newman_betweenness_centrality(G, v=None, cutoff=None, normalized=True, weigh
         raise NotImplementedError(reason)
     vals = np.zeros(len(G))
     if len(G):
-        vals = dense(brandes.load_dependencies(G.structure, np.arange(len(G)), _cutoff_depth(cutoff)), 0.0)
+        vals = brandes.load_dependencies(G.structure, np.arange(len(G)), _cutoff_depth(cutoff))
     order = len(G)
     scale = 1.0 / ((order - 1) * (order - 2)) if normalized and order > 2 else None
     if v is not None:

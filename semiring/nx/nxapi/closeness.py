@@ -47,7 +47,7 @@ def length_matrices(G, sources, weight, *, reverse=False):
         raise NotImplementedError(reason)
     graph = G.weighted(weight, reverse=reverse)
     for batch in batches(np.asarray(sources, dtype=np.int64), len(G)):
-        yield batch, (hop_matrix(graph.A, batch) if weight is None else distance_matrix(graph.A, batch))
+        yield batch, (hop_matrix(graph.A, batch, undirected=graph.kind == "undirected") if weight is None else distance_matrix(graph.A, batch))
 
 
 def _single(G, s, weight, reverse):

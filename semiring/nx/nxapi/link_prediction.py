@@ -243,7 +243,7 @@ def _hops(G, rows, cols):
     for batch in batches(src, len(G)):
         mine = np.flatnonzero((where >= start) & (where < start + batch.shape[0]))
         # Lp = L + 1, so that a present 0 differs from absent
-        Lp = _core.apply(hop_matrix(G.A, batch), binary.plus, right=1)
+        Lp = _core.apply(hop_matrix(G.A, batch, undirected=True), binary.plus, right=1)
         out[mine] = _at(Lp, (where[mine] - start).astype(np.int64), cols[mine], len(G)) - 1
         start += batch.shape[0]
     return out

@@ -126,7 +126,7 @@ def global_reaching_centrality(G, weight=None, normalized=True):
     n = len(G)
     lrc = []
     for batch in batches(np.arange(n, dtype=np.int64), n):
-        L = hop_matrix(G.A, batch)
+        L = hop_matrix(G.A, batch, undirected=not G.is_directed())
         rows, cols, vals = (asnumpy(a) for a in L.to_coo())
         dense = np.full((batch.shape[0], n), -1, dtype=np.int64)
         dense[rows, cols] = vals
