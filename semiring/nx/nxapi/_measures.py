@@ -104,6 +104,28 @@ def float_matrix(G, weight=None, *, reverse=False):
                                                         else _core.apply(graph.A, unary.one)).dup("float64"))
 
 
+def host_operator(G, weight=None, *, reverse=False):
+    """``y = M x`` for host float64 arrays x (ARPACK's vectors), M the float64 values of
+    ``weight`` (:func:`float_matrix`). On the CPU the product runs on a copy of M held by the
+    engine's NumPy/SciPy backend (made once per matrix), whose SpMV reads and writes host arrays
+    directly; on the GPU, on M itself."""
+    from ...core.vector import Vector
+    from ...ops import semiring
+
+    graph = G.weighted(weight, reverse=reverse)
+    M = float_matrix(G, weight, reverse=reverse)
+    if M.device == "cpu" and getattr(M, "backend", None) != "numpy":
+        M = graph.cached("semiring.nx.float64.numpy", lambda: M.to("cpu", backend="numpy"))
+    kw = {"backend": M.backend} if M.device == "cpu" else {}
+
+    def times(x):
+        # y = M plus.times x
+        x = Vector.from_dense(np.ravel(np.asarray(x)).astype(np.float64, copy=False), device=M.device, **kw)
+        return dense(_core.mxv(M, x, semiring.plus_times), 0.0)
+
+    return times
+
+
 def degrees(G, which="in+out", weight=None):
     """networkx's ``G.degree`` / ``G.in_degree`` / ``G.out_degree`` (``which`` "in+out", "in",
     "out"; undirected graphs have only "in+out"), of ``weight`` (None: edge counts), as a
@@ -134,4 +156,4 @@ def pyvalues(array):
     return np.asarray(array).tolist()
 
 
-__all__ = ["Members", "nbunch", "parallel_reason", "dense", "cached", "offdiag_pattern", "float_matrix", "degrees", "pyvalues"]
+__all__ = ["Members", "nbunch", "parallel_reason", "dense", "cached", "offdiag_pattern", "float_matrix", "host_operator", "degrees", "pyvalues"]

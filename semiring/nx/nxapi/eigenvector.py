@@ -34,7 +34,7 @@ from ...core.vector import Vector
 from ...ops import binary, monoid, semiring, unary
 from ..algorithms.traversal import levels
 from ._common import checked_by, is_int, real_reason, weight_reason
-from ._measures import dense, float_matrix, parallel_reason
+from ._measures import dense, float_matrix, host_operator, parallel_reason
 
 
 def _real(x):
@@ -164,13 +164,7 @@ def eigenvector_centrality_numpy(G, weight=None, max_iter=50, tol=0):
     if not _connected(G):
         raise nx.AmbiguousSolution(
             "`eigenvector_centrality_numpy` does not give consistent results for disconnected graphs")
-    MT, ring = _product(G, weight)
-
-    def matvec(x):
-        # t = M' plus.times x
-        t = _core.mxv(MT, _full(np.ravel(x).real, MT.device), ring)
-        return dense(t, 0.0)
-
+    matvec = host_operator(G, weight or None, reverse=True)  # t = M' x
     n = len(G)
     op = sp.sparse.linalg.LinearOperator((n, n), matvec=matvec, dtype=np.float64)
     _, eigenvector = sp.sparse.linalg.eigs(op, k=1, which="LR", maxiter=max_iter, tol=tol)

@@ -26,12 +26,9 @@ import networkx as nx
 import numpy as np
 
 from ... import algorithms as _alg
-from ... import core as _core
-from ...core.vector import Vector
 from ...exceptions import ConvergenceFailure, InvalidValue
-from ...ops import semiring as _semirings
 from ._common import checked_by, entries, is_int, real_reason, weight_reason
-from ._measures import dense, float_matrix, parallel_reason
+from ._measures import host_operator, parallel_reason
 
 
 def _dict_reason(d, G, name):
@@ -129,29 +126,20 @@ def hits(G, max_iter=100, tol=1.0e-8, nstart=None, normalized=True):
         raise NotImplementedError(reason)
     if len(G) == 0:
         return {}, {}
-    A = float_matrix(G, "weight")
-    AT = float_matrix(G, "weight", reverse=True)
-    dev = A.device
-
-    def product(M):
-        def times(x):
-            # t = M plus.times x
-            return dense(_core.mxv(M, Vector.from_dense(np.ravel(x).astype(np.float64), device=dev),
-                                   _semirings.plus_times), 0.0)
-        return times
+    product, rproduct = host_operator(G, "weight"), host_operator(G, "weight", reverse=True)
 
     if nstart is not None:
         nstart = np.array(list(nstart.values()))
     if max_iter <= 0:
         raise nx.PowerIterationFailedConvergence(max_iter)
     n = len(G)
-    op = sp.sparse.linalg.LinearOperator((n, n), matvec=product(A), rmatvec=product(AT), dtype=np.float64)
+    op = sp.sparse.linalg.LinearOperator((n, n), matvec=product, rmatvec=rproduct, dtype=np.float64)
     try:
         _, _, vt = sp.sparse.linalg.svds(op, k=1, v0=nstart, maxiter=max_iter, tol=tol)
     except sp.sparse.linalg.ArpackNoConvergence as exc:
         raise nx.PowerIterationFailedConvergence(max_iter) from exc
     a = vt.flatten().real
-    h = product(A)(a)
+    h = product(a)
     if normalized:
         h /= h.sum()
         a /= a.sum()
