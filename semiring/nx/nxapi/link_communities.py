@@ -2,11 +2,12 @@
 
 The nodes' communities (the node attribute ``community``, held by the converted graph) give
 ``Pc``, the pattern without self-loops restricted to edges inside one community. At the requested
-pairs (u, v), one masked product each gives the common neighbours ``C<M.S> = P plus.pair P``, the
-common neighbours in u's community when u and v share it ``C<M.S> = Pc plus.pair Pc``, their
-``1 / degree`` sum ``(Pc diag(1/d)) plus.first Pc``, and the common neighbours without a community
-``(P diag(unknown)) plus.first P`` (networkx raises on meeting one; the node it names is found by
-networkx's own set order, in that case only).
+pairs (u, v), the row products of :func:`semiring.nx.nxapi.link_prediction.pair_sums` give the
+common neighbours ``P(u, :) . P(v, :)``, the common neighbours in u's community when u and v
+share it ``Pc(u, :) . Pc(v, :)``, their ``1 / degree`` sum ``(Pc diag(1/d))(u, :) . Pc(v, :)``,
+and the common neighbours without a community ``(P diag(unknown))(u, :) . P(v, :)`` (networkx
+raises on meeting one; the node it names is found by networkx's own set order, in that case
+only).
 
 References
 ----------
@@ -22,13 +23,11 @@ from __future__ import annotations
 import networkx as nx
 import numpy as np
 
-from ... import core as _core
 from ...backends._xp import asnumpy
 from ...core.matrix import Matrix
-from ...ops import semiring
 from ._common import checked_by, real_reason
 from ._measures import degrees, offdiag_pattern
-from .link_prediction import _at, _check, _mask, _pairs, _scaled, _scored
+from .link_prediction import _check, _pairs, _scaled, _scored, pair_sums
 
 
 def _held_reason(G, community):
@@ -55,7 +54,7 @@ def _ids(G, community):
 
 
 class _Counts:
-    """Engine counts at the pairs (rows, cols) of a chunk."""
+    """Engine counts at the pairs (rows, cols) of a chunk (:func:`pair_sums`)."""
 
     def __init__(self, G, cid, rows, cols, ratio=False):
         n = len(G)
@@ -64,18 +63,16 @@ class _Counts:
         keep = (cid[r] == cid[c]) & (cid[r] >= 0)
         # Pc = P on the edges inside one community
         Pc = Matrix.from_coo(r[keep], c[keep], None, nrows=n, ncols=n, dtype="int64", device=P.device)
-        M = _mask(rows, cols, n, P.device).S
-        # common = P plus.pair P;  same = Pc plus.pair Pc;  unknown = (P diag(no community)) plus.first P   at M
-        self.common = _at(_core.mxm(P, P, semiring.plus_pair, mask=M), rows, cols, n).tolist()
-        self.same = _at(_core.mxm(Pc, Pc, semiring.plus_pair, mask=M), rows, cols, n).tolist()
+        # common = P(u,:) . P(v,:);  same = Pc(u,:) . Pc(v,:);  unknown = (P diag(no community))(u,:) . P(v,:)
+        self.common = pair_sums(P, P, rows, cols)[0].tolist()
+        self.same = pair_sums(Pc, Pc, rows, cols)[0].tolist()
         unknown = _scaled(P, (cid < 0).astype(np.float64))
-        self.unknown = _at(_core.mxm(unknown, P, semiring.plus_first, mask=M), rows, cols, n).tolist()
+        self.unknown = pair_sums(unknown, P, rows, cols)[0].tolist()
         if ratio:
             d = degrees(G).astype(np.float64)
             inv = np.divide(1.0, d, out=np.zeros_like(d), where=d > 0)
-            # ra = (Pc diag(1/d)) plus.first Pc   (0, an int, where no common neighbour shares the community)
-            vals, present = _at(_core.mxm(_scaled(Pc, inv), Pc, semiring.plus_first, mask=M), rows, cols, n,
-                                present=True)
+            # ra = (Pc diag(1/d))(u,:) . Pc(v,:)   (0, an int, where no common neighbour shares the community)
+            vals, present = pair_sums(_scaled(Pc, inv), Pc, rows, cols)
             self.ra = [x if p else 0 for x, p in zip(vals.tolist(), present.tolist())]
 
 

@@ -1,11 +1,13 @@
 """networkx's link prediction scores on masked products over the requested pairs.
 
 For the node pairs (u, v) asked for (``ebunch``, or every non-edge in the order of networkx's
-``non_edges``), a bool mask ``M`` holds the pairs and one masked product gives, at each of them,
+``non_edges``), the rows of u and v are extracted and multiplied entrywise, and a row reduction
+gives, for every pair at once (:func:`pair_sums`: ``reduce_rowwise(X(us, :) .* Y(vs, :))``, the
+dot products ``C<M> = X Y'`` at the pairs without a pass over the whole graph),
 
-- the common neighbours: ``C<M.S> = P plus.pair P`` (``P`` the pattern without self-loops:
-  networkx's ``common_neighbors`` leaves u and v out);
-- the resource allocation and Adamic-Adar sums: ``C<M.S> = (P scaled by r) plus.first P`` with
+- the common neighbours, with ``X = Y = P`` (``P`` the pattern without self-loops: networkx's
+  ``common_neighbors`` leaves u and v out);
+- the resource allocation and Adamic-Adar sums, with ``X = P diag(r)``,
   ``r(w) = 1 / degree(w)`` or ``1 / log(degree(w))``, the degree counting a self-loop twice as
   networkx's does;
 - the Jaccard coefficient: common neighbours over ``|N(u) | N(v)|`` (N with self-loops, as
@@ -13,7 +15,7 @@ For the node pairs (u, v) asked for (``ebunch``, or every non-edge in the order 
 - common-neighbour centrality: the common neighbours and the hop count from u to v (a batched
   BFS from the distinct u, :mod:`semiring.nx.algorithms.searches`).
 
-The pairs are scored in chunks as the generator is consumed; ``ebunch`` is read as networkx reads
+The pairs are scored in chunks (bounded by the entries of their rows) as the generator is consumed; ``ebunch`` is read as networkx reads
 it (checked whole for missing nodes first, then iterated again). Scores are Python numbers
 computed by networkx's formulas from the engine's integer counts; the sums of reciprocals agree
 to rounding.
@@ -29,14 +31,16 @@ import numpy as np
 from ... import core as _core
 from ...backends._xp import asnumpy
 from ...core.matrix import Matrix
-from ...ops import binary, indexunary, semiring
+from ...ops import binary, indexunary, monoid, semiring
 from ..algorithms import clustering as _cl
 from ..algorithms.searches import batches, hop_matrix
 from ._common import checked_by, real_reason
 from ._measures import cached, degrees, offdiag_pattern
 
-#: Pairs scored per masked product.
+#: Pairs scored together.
 CHUNK = 1 << 18
+#: ... whose rows (extracted for each pair) hold at most about this many entries together.
+PAIR_ENTRIES = 1 << 24
 
 
 def _check(G):
@@ -87,10 +91,6 @@ def _at(C, rows, cols, n, *, present=False):
     return (out, hit) if present else out
 
 
-def _mask(rows, cols, n, device):
-    return Matrix.from_coo(rows, cols, None, nrows=n, ncols=n, dtype="bool", device=device, dup_op=binary.any)
-
-
 def _reciprocals(G, kind):
     """1 / degree ("ra") or 1 / log(degree) ("aa") per node (0 where undefined: such a node is
     never a common neighbour, which has two neighbours besides itself)."""
@@ -111,37 +111,61 @@ def _scaled(P, r):
 
 def _scored(G, pairs, score):
     """(u, v, score) for each pair of the iterator ``pairs``, in order; ``score(rows, cols)`` ->
-    a list of Python values (or exceptions, raised on reaching them) for a chunk of index pairs."""
+    a list of Python values (or exceptions, raised on reaching them) for a chunk of index pairs.
+    A chunk holds at most :data:`CHUNK` pairs whose rows of A hold at most :data:`PAIR_ENTRIES`
+    entries together (each pair's rows are extracted)."""
     index = G.index
+    deg = _neighbour_sets(G)[0]
     while True:
         chunk = list(islice(pairs, CHUNK))
         if not chunk:
             return
         rows = np.fromiter((index[u] for u, _ in chunk), dtype=np.int64, count=len(chunk))
         cols = np.fromiter((index[v] for _, v in chunk), dtype=np.int64, count=len(chunk))
-        for (u, v), s in zip(chunk, score(rows, cols)):
-            if isinstance(s, Exception):
-                raise s
-            yield (u, v, s)
+        load = np.cumsum(deg[rows] + deg[cols])
+        start = 0
+        while start < len(chunk):
+            # the longest run from start whose rows fit (at least one pair)
+            stop = max(start + 1, int(np.searchsorted(load, (load[start - 1] if start else 0) + PAIR_ENTRIES,
+                                                      side="right")))
+            for (u, v), s in zip(chunk[start:stop], score(rows[start:stop], cols[start:stop])):
+                if isinstance(s, Exception):
+                    raise s
+                yield (u, v, s)
+            start = stop
+
+
+def pair_sums(X, Y, rows, cols):
+    """sum over w of X(rows[i], w) Y(cols[i], w) for each pair i: host values and whether the
+    sum has a term (host arrays of len(rows)).
+
+    Each pair's rows are extracted, ``R = X(rows, :)`` and ``S = Y(cols, :)``, and
+    ``s = reduce_rowwise(R .* S, plus)``: the work is the pairs' row lengths, whatever the
+    graph's size (a product masked to the pairs would pass over all of X or Y)."""
+    # s = reduce_rowwise(X(rows, :) .* Y(cols, :), plus)
+    R = _core.extract(X, rows, None)
+    S = _core.extract(Y, cols, None)
+    s = _core.reduce_rowwise(_core.ewise_mult(R, S, binary.times), monoid.plus)
+    idx, vals = (asnumpy(a) for a in s.to_coo())
+    out = np.zeros(rows.shape[0], dtype=vals.dtype if vals.shape[0] else X.dtype)
+    present = np.zeros(rows.shape[0], dtype=bool)
+    out[idx], present[idx] = vals, True
+    return out, present
 
 
 def _common(G, rows, cols):
-    """Common neighbours of each pair (u, v), u and v left out: C<M.S> = P plus.pair P."""
+    """Common neighbours of each pair (u, v), u and v left out (P has no diagonal): int array."""
     P = offdiag_pattern(G)
-    n = len(G)
-    C = _core.mxm(P, P, semiring.plus_pair, mask=_mask(rows, cols, n, P.device).S)
-    return _at(C, rows, cols, n)
+    return pair_sums(P, P, rows, cols)[0]
 
 
 def _weighted_common(G, rows, cols, kind):
-    """sum over the common neighbours w of each pair of r(w): C<M.S> = (P diag(r)) plus.first P,
-    with ``r = 1 / degree`` (``kind`` "ra") or ``1 / log(degree)`` ("aa"); a list of Python
-    values, the int 0 where there is no common neighbour (networkx's empty sum)."""
+    """sum over the common neighbours w of each pair of r(w), with ``r = 1 / degree`` (``kind``
+    "ra") or ``1 / log(degree)`` ("aa"), from ``(P diag(r))(u, :) .* P(v, :)``; a list of
+    Python values, the int 0 where there is no common neighbour (networkx's empty sum)."""
     P = offdiag_pattern(G)
-    n = len(G)
-    C = _core.mxm(cached(G, ("scaled", kind), lambda: _scaled(P, _reciprocals(G, kind))), P, semiring.plus_first,
-                  mask=_mask(rows, cols, n, P.device).S)
-    vals, present = _at(C, rows, cols, n, present=True)
+    scaled = cached(G, ("scaled", kind), lambda: _scaled(P, _reciprocals(G, kind)))
+    vals, present = pair_sums(scaled, P, rows, cols)
     return [x if p else 0 for x, p in zip(vals.tolist(), present.tolist())]
 
 
@@ -188,13 +212,22 @@ def adamic_adar_index(G, ebunch=None):
     return _scored(G, pairs, score)
 
 
+def _identity(G):
+    n = len(G)
+    idx = np.arange(n, dtype=np.int64)
+    return Matrix.from_coo(idx, idx, None, nrows=n, ncols=n, dtype="int64", device=G.A.device)
+
+
 def _neighbour_sets(G):
-    """(len(G[u]) per node, whether u has a self-loop): host arrays."""
-    size = _cl.row_counts(G.A)  # a self-loop is one neighbour
-    loops = np.zeros(len(G), dtype=bool)
-    rows, _, _ = _core.select(G.A, indexunary.diag).to_coo()
-    loops[asnumpy(rows)] = True
-    return size, loops
+    """(len(G[u]) per node, whether u has a self-loop): host arrays, computed once per graph."""
+    def build():
+        size = _cl.row_counts(G.A)  # a self-loop is one neighbour
+        loops = np.zeros(len(G), dtype=bool)
+        rows, _, _ = _core.select(G.A, indexunary.diag).to_coo()
+        loops[asnumpy(rows)] = True
+        return size, loops
+
+    return cached(G, ("neighbour sets",), build)
 
 
 @checked_by(lambda G, ebunch=None: None)
@@ -206,15 +239,13 @@ def jaccard_coefficient(G, ebunch=None):
     """
     _check(G)
     pairs = _pairs(G, ebunch)
-    size, loops = cached(G, ("neighbour sets",), lambda: _neighbour_sets(G))
+    size, loops = _neighbour_sets(G)
 
     def score(r, c):
         common = _common(G, r, c)
         # |N(u) & N(v)| counts u when u has a self-loop and the edge u-v (and v likewise);
-        # edge = M .* A   (the pairs that are edges)
-        n = len(G)
-        edge = _at(_core.ewise_mult(_mask(r, c, n, G.A.device), G.A, binary.pair).dup("int64"), r, c, n)
-        edge = edge.astype(bool) & (r != c)
+        # edge = P(u, :) .* I(v, :)   (the pairs that are edges: u's row at column v)
+        edge = pair_sums(offdiag_pattern(G), cached(G, ("identity",), lambda: _identity(G)), r, c)[1]
         both = common + (edge & loops[r]) + (edge & loops[c]) + ((r == c) & loops[r])
         union = (size[r] + size[c] - both).tolist()
         return [0 if un == 0 else cn / un for cn, un in zip(common.tolist(), union)]
@@ -285,4 +316,4 @@ def common_neighbor_centrality(G, ebunch=None, alpha=0.8):
 
 
 __all__ = ["resource_allocation_index", "adamic_adar_index", "jaccard_coefficient", "preferential_attachment",
-           "common_neighbor_centrality", "CHUNK"]
+           "common_neighbor_centrality", "pair_sums", "CHUNK", "PAIR_ENTRIES"]
