@@ -670,6 +670,34 @@ def test_batched_searches_match_scipy(directed, weighted):
                                           np.where(want <= depth, want, np.inf))
 
 
+def test_small_batches_and_chunks_give_the_same_answers(monkeypatch):
+    """Sources searched a few at a time, and pairs scored a few at a time, change nothing."""
+    from semiring.nx.algorithms import searches
+    from semiring.nx.nxapi import link_prediction
+
+    monkeypatch.setattr(searches, "BATCH_ENTRIES", 60)  # 2 sources per batch on 30 nodes
+    monkeypatch.setattr(link_prediction, "CHUNK", 7)
+    monkeypatch.setattr(link_prediction, "PAIR_ENTRIES", 5)  # often one pair per product
+    G, D = UNDIRECTED[1], DIRECTED[1]
+    nodes = list(G)
+    for H in (G, D, WEIGHTED[3]):
+        distance = "weight" if H is WEIGHTED[3] else None
+        check(nx.closeness_centrality, H, distance=distance, rel=1e-9)
+        check(nx.harmonic_centrality, H, distance=distance, rel=1e-9)
+    for H in (G, D):
+        check(nx.edge_betweenness_centrality, H, rel=1e-9)
+        check(nx.betweenness_centrality_subset, H, list(H)[:9], list(H)[4:20], rel=1e-9)
+        check(nx.edge_betweenness_centrality_subset, H, list(H)[:9], list(H)[4:20], rel=1e-9)
+        check(nx.load_centrality, H, rel=1e-9)
+        check(nx.edge_load_centrality, H, rel=1e-9)
+        check(nx.global_reaching_centrality, H, rel=0, abs_=0)
+    pairs = [(nodes[i], nodes[(3 * i + 1) % len(nodes)]) for i in range(len(nodes))]
+    for func in PREDICTORS:
+        same(list(func(G, pairs, **SR)), list(func(G, pairs, **NX)), rel=1e-9)
+    H = _with_communities(G, 3)
+    same(list(nx.ra_index_soundarajan_hopcroft(H, **SR)), list(nx.ra_index_soundarajan_hopcroft(H, **NX)), rel=1e-9)
+
+
 # ---------------------------------------------------------------------------------------------
 # can_run: what declines, and why
 # ---------------------------------------------------------------------------------------------
