@@ -81,12 +81,14 @@ def reciprocated(P):
     return row_counts(_core.ewise_mult(P, _core.transpose(P), binary.pair))
 
 
-def square_terms(P, rows=None):
+def square_terms(P, rows=None, *, PT=None, deg=None):
     """(squares, triangles, neighbour degree sums, degrees): host int64 arrays of networkx's
     square clustering for the pattern P without self-loops (successors of a directed graph), at
-    the vertices ``rows`` (all by default; a host int array, repeats allowed)."""
+    the vertices ``rows`` (all by default; a host int array, repeats allowed). ``PT`` (P') and
+    ``deg`` (P's row counts) are computed when not given."""
     n = P.nrows
-    deg = row_counts(P)
+    deg = row_counts(P) if deg is None else deg
+    PT = _core.transpose(P) if PT is None else PT
     if rows is None:
         rows, R = np.arange(n, dtype=np.int64), P
     else:
@@ -99,7 +101,7 @@ def square_terms(P, rows=None):
     M = _core.ewise_add(_core.apply(_core.mxm(R, P, semiring.any_pair), unary.one).dup("int64"), R, binary.first)
     M = _core.apply(M, unary.identity, mask=~own.S)
     # C<M.S> = R plus.pair P'   (p2: the successors v shares with each x of M)
-    C = _core.mxm(R, _core.transpose(P), semiring.plus_pair, mask=M.S)
+    C = _core.mxm(R, PT, semiring.plus_pair, mask=M.S)
     # squares = reduce_rowwise(C .* (C - 1)) / 2
     sq = _core.reduce_rowwise(_core.ewise_mult(C, _core.apply(C, binary.minus, right=1), binary.times), monoid.plus)
     # triangles = reduce_rowwise(C .* R)   (p2 over the successors u)

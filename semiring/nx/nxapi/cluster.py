@@ -29,7 +29,7 @@ from ... import core as _core
 from ...ops import indexunary, monoid
 from ..algorithms import clustering as _cl
 from ._common import checked_by, entries, weight_reason
-from ._measures import Members, nbunch, offdiag_pattern
+from ._measures import Members, cached, nbunch, offdiag_pattern
 
 _Members = Members  # the name the triangles adapter has used
 
@@ -69,6 +69,17 @@ def triangles(G, nodes=None):
     return {v: counts[G.index[v]] for v in wanted}
 
 
+def _offdiag_counts(G):
+    """Neighbours (successors) of each node, self-loops left out: host int64, once per graph."""
+    return cached(G, ("offdiag row counts",), lambda: _cl.row_counts(offdiag_pattern(G)))
+
+
+def _offdiag_transposed(G):
+    """P' (P itself for an undirected graph), once per graph."""
+    P = offdiag_pattern(G)
+    return P if not G.is_directed() else cached(G, ("offdiag transposed",), lambda: _core.transpose(P))
+
+
 def _max_weight(G, weight):
     """networkx's normalizer: the largest ``weight`` (1 without edges); NotImplementedError for
     weights it cannot take (0 as the largest: networkx divides by it; NaN or infinite)."""
@@ -88,7 +99,7 @@ def _max_weight(G, weight):
 def _cycles(G, weight):
     """(t, denominators): host arrays of networkx's clustering numerators and denominators."""
     P = offdiag_pattern(G)
-    d_out = _cl.row_counts(P)
+    d_out = _offdiag_counts(G)
     if weight is not None:
         X = _cl.cube_root(G.weighted(weight).A, _max_weight(G, weight))
     if not G.is_directed():
@@ -97,7 +108,7 @@ def _cycles(G, weight):
         else:
             t = _cl.closed_walks(X)
         return t, d_out * (d_out - 1)
-    d_tot = d_out + _cl.row_counts(_core.transpose(P))
+    d_tot = d_out + _cl.row_counts(_offdiag_transposed(G))
     d_bi = _cl.reciprocated(P)
     t = _cl.closed_walks(_cl.symmetrized(P if weight is None else X))
     return t, (d_tot * (d_tot - 1) - 2 * d_bi) * 2
@@ -154,7 +165,7 @@ def transitivity(G):
     if not len(G):
         return 0
     P = offdiag_pattern(G)
-    d = _cl.row_counts(P)
+    d = _offdiag_counts(G)
     contri = int((d * (d - 1)).sum())
     if G.is_directed():
         # triangles = plus_reduce(C),  C<P.S> = P plus.pair P
@@ -172,7 +183,9 @@ def square_clustering(G, nodes=None):
     wanted = list(nbunch(G, nodes))
     index = G.index
     rows = None if nodes is None else np.array([index[v] for v in wanted], dtype=np.int64)
-    sq, tri, nbr, deg = (a.tolist() for a in _cl.square_terms(offdiag_pattern(G), rows))
+    P = offdiag_pattern(G)
+    sq, tri, nbr, deg = (a.tolist() for a in _cl.square_terms(P, rows, PT=_offdiag_transposed(G),
+                                                                deg=_offdiag_counts(G)))
     out = {}
     for k, v in enumerate(wanted):
         m1 = deg[k] - 1
