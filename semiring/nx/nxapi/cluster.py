@@ -214,9 +214,18 @@ def generalized_degree(G, nodes=None):
     indptr, indices = (a.tolist() for a in G.order)
     names, index = G.nodes, G.index
     out = {}
+    deg = _offdiag_counts(G).tolist()
     for v in ([nodes] if single else nbunch(G, nodes)):
         i = index[v]
-        shared = dict(zip(cind[cptr[i]:cptr[i + 1]], cval[cptr[i]:cptr[i + 1]]))
+        lo, hi = cptr[i], cptr[i + 1]
+        values = cval[lo:hi]
+        if not values or (hi - lo == deg[i] and values.count(values[0]) == len(values)):
+            # one key (every neighbour shares as many triangles): no order to follow
+            out[v] = c = Counter.__new__(Counter)  # empty (Counter.__init__ only adds the items it is given)
+            if deg[i]:
+                c[values[0] if values else 0] = deg[i]  # dict's own item assignment
+            continue
+        shared = dict(zip(cind[lo:hi], values))
         # networkx's set of v's neighbours, built in its adjacency order: the Counter's key order
         vs = {names[j] for j in indices[indptr[i]:indptr[i + 1]]} - {v}
         out[v] = Counter([shared.get(index[w], 0) for w in vs])
