@@ -212,6 +212,73 @@ FUNCTIONS = {
         "krackhardt_kite_graph", "moebius_kantor_graph", "octahedral_graph", "petersen_graph",
         "sedgewick_maze_graph", "tetrahedral_graph", "truncated_cube_graph", "truncated_tetrahedron_graph",
         "tutte_graph", "pappus_graph")},
+    # centrality, clustering, link analysis, link prediction
+    "degree_centrality": "Row and column counts of the pattern. Declines multigraphs with parallel edges.",
+    "in_degree_centrality": "Column counts of the pattern. Declines multigraphs with parallel edges.",
+    "out_degree_centrality": "Row counts of the pattern. Declines multigraphs with parallel edges.",
+    "eigenvector_centrality": "networkx's power iteration on A + I (plus.second or plus.times products with A'), "
+                              "its stopping rule. Declines nstart dicts without exactly the graph's nodes.",
+    "eigenvector_centrality_numpy": "ARPACK (networkx's eigs call) on engine products with A'. Declines multigraphs "
+                                    "with parallel edges and graphs of 1 or 2 nodes.",
+    "katz_centrality": "networkx's iteration x = alpha A' x + beta on engine products, its stopping rule. Declines "
+                       "nstart dicts without exactly the graph's nodes.",
+    "katz_centrality_numpy": "(I - alpha A') x = beta built on the engine, solved by a sparse LU factorization. "
+                             "Declines singular systems.",
+    "closeness_centrality": "Batched BFS (masked any.pair products) or Bellman-Ford (min.plus) from many sources, "
+                            "row sums. Declines negative, NaN or infinite distances.",
+    "harmonic_centrality": "Batched BFS or Bellman-Ford from the smaller of nbunch and sources, sums of 1/d under "
+                           "a mask. Declines negative, NaN or infinite distances.",
+    "edge_betweenness_centrality": "Batched Brandes; edge dependencies by masked plus.times products on the "
+                                   "pattern. Declines weight and multigraphs (edge keys).",
+    "betweenness_centrality_subset": "Batched Brandes with networkx's target-restricted accumulation. Declines "
+                                     "weight.",
+    "edge_betweenness_centrality_subset": "Batched Brandes with networkx's edge accumulation for subsets. Declines "
+                                          "weight and multigraphs (edge keys).",
+    "hits": "ARPACK (networkx's svds call) on engine products with A and A'. Declines multigraphs with parallel "
+            "edges.",
+    "google_matrix": "networkx's dense matrix from the engine's adjacency. Declines multigraphs with parallel edges "
+                     "and a nodelist that is not every node once.",
+    "clustering": "diag(S^3) by a masked product (S = A, A + A', or cube roots of the normalized weights), "
+                  "networkx's denominators.",
+    "average_clustering": "The mean of clustering.",
+    "transitivity": "Triangle count (undirected) or successor wedges (directed) by masked plus.pair products.",
+    "square_clustering": "Common successors by a masked plus.pair product over the two-hop pattern.",
+    "generalized_degree": "Common neighbours per edge by a masked plus.pair product.",
+    "reciprocity": "A .* A' and the degrees.",
+    "overall_reciprocity": "nvals(offdiag(A .* A')) / nvals(A).",
+    "average_neighbor_degree": "One plus.times product of the adjacency with the target degrees. Declines "
+                               "multigraphs with parallel edges or weights, and a single node.",
+    "average_degree_connectivity": "As average_neighbor_degree, grouped by source degree.",
+    "jaccard_coefficient": "Common neighbours by a plus.pair product masked to the requested pairs.",
+    "adamic_adar_index": "A plus.first product of the pattern scaled by 1/log(degree), masked to the pairs.",
+    "resource_allocation_index": "A plus.first product of the pattern scaled by 1/degree, masked to the pairs.",
+    "preferential_attachment": "Degree products.",
+    "common_neighbor_centrality": "Common neighbours (masked plus.pair) and hop counts (batched BFS from the "
+                                  "pairs' first nodes).",
+    "cn_soundarajan_hopcroft": "Common neighbours and those inside the shared community by plus.pair products "
+                               "masked to the pairs (the community node attribute held by the converted graph).",
+    "ra_index_soundarajan_hopcroft": "A plus.first product of the intra-community pattern scaled by 1/degree, "
+                                     "masked to the pairs.",
+    "within_inter_cluster": "Common neighbours inside and outside the shared community by masked plus.pair "
+                            "products.",
+    "group_degree_centrality": "The group's neighbours by one any.pair product masked to leave it out.",
+    "group_in_degree_centrality": "As group_degree_centrality on A'.",
+    "group_out_degree_centrality": "As group_degree_centrality on A.",
+    "group_closeness_centrality": "A BFS (or min.plus Bellman-Ford) from the whole group at once. Declines "
+                                  "negative, NaN or infinite weights.",
+    "trophic_levels": "(I - P) z = 1 built on the engine (P = in-weights normalized), solved by a sparse LU "
+                      "factorization; reachability from the basal nodes by a multi-source BFS. Declines "
+                      "multigraphs with parallel edges.",
+    "trophic_differences": "trophic_levels over the edges.",
+    "trophic_incoherence_parameter": "The standard deviation of trophic_differences.",
+    "newman_betweenness_centrality": "load_centrality: batched BFS levels with Newman's even split over the "
+                                     "shortest-path in-edges (plus.pair and plus.first products). Declines weight.",
+    "edge_load_centrality": "As load_centrality, on both orientations of each shortest-path edge. Declines "
+                            "multigraphs.",
+    "local_reaching_centrality": "One BFS; 1/d summed level by level in networkx's order. Declines weight "
+                                 "(after networkx's checks of it) and given paths.",
+    "global_reaching_centrality": "Batched BFS from every node. Declines weight (after networkx's "
+                                  "checks of it).",
 }
 
 

@@ -246,14 +246,15 @@ def test_fused_sssp_refuses_what_it_cannot_do():
 
 
 def test_fused_engines_on_the_cpu():
-    # BFS and SSSP have a whole-search CPU engine; coloring's fused engine is GPU-only
+    # BFS and SSSP have a whole-search CPU engine on both CPU backends; coloring's fused CPU
+    # engine is a compiled loop, refused on a graph stored by the NumPy backend
     W = sr.generators.grid(4, 4, weights=(1, 9))
     fused = sr.algorithms.sssp(W, 0, engine="fused")
     algebra = sr.algorithms.sssp(W, 0, engine="algebra")
     assert (fused.engine, algebra.engine) == ("fused", "algebra")
     assert fused.distance.isequal(algebra.distance)
-    with pytest.raises(sr.InvalidValue, match="on the CPU"):
-        sr.algorithms.coloring(W, engine="fused")
+    with pytest.raises(sr.InvalidValue, match="on the CPU as a compiled loop.*given a graph on the NumPy backend"):
+        sr.algorithms.coloring(W.to("cpu", backend="numpy"), engine="fused")
 
 
 @gpu

@@ -60,6 +60,21 @@ MODULES = (
     "networkx.generators.tests.test_small",
     "networkx.generators.tests.test_community",
     "networkx.algorithms.bipartite.tests.test_generators",
+    # centrality, clustering, link analysis, link prediction
+    "networkx.algorithms.centrality.tests.test_degree_centrality",
+    "networkx.algorithms.centrality.tests.test_eigenvector_centrality",
+    "networkx.algorithms.centrality.tests.test_katz_centrality",
+    "networkx.algorithms.centrality.tests.test_closeness_centrality",
+    "networkx.algorithms.centrality.tests.test_harmonic_centrality",
+    "networkx.algorithms.centrality.tests.test_betweenness_centrality_subset",
+    "networkx.algorithms.tests.test_link_prediction",
+    "networkx.algorithms.tests.test_reciprocity",
+    "networkx.algorithms.assortativity.tests.test_neighbor_degree",
+    "networkx.algorithms.assortativity.tests.test_connectivity",
+    "networkx.algorithms.centrality.tests.test_group",
+    "networkx.algorithms.centrality.tests.test_trophic",
+    "networkx.algorithms.centrality.tests.test_load_centrality",
+    "networkx.algorithms.centrality.tests.test_reaching",
 )
 _OUTCOMES = ("passed", "failed", "xfailed", "xpassed", "skipped", "errors", "error", "deselected", "warnings")
 

@@ -77,14 +77,24 @@ class BackendInterface:
         """A :class:`semiring.nx.Graph` for networkx graph G.
 
         ``edge_attrs`` ({attribute: default}) become weight matrices; ``preserve_edge_attrs=True``
-        keeps every numeric attribute. Node attributes are not held (no adapter needs them).
-        The matrices go to ``nx.config.backends.semiring.device``.
+        keeps every numeric attribute. ``node_attrs`` ({attribute: default}) are held as
+        ``H.node_attrs[attribute] = {node: value}`` (nodes without it are left out when the
+        default is None). A multigraph's ``H.parallel_edges`` says whether it had any. The matrices go
+        to ``nx.config.backends.semiring.device``.
         """
         if isinstance(G, Graph):
             return G
         attrs = dict(edge_attrs or {})
-        return from_networkx(G, weights=list(attrs), defaults={k: (1 if v is None else v) for k, v in attrs.items()},
-                             preserve_all=preserve_edge_attrs is True, reuse=_cached_conversion(G))
+        H = from_networkx(G, weights=list(attrs), defaults={k: (1 if v is None else v) for k, v in attrs.items()},
+                          preserve_all=preserve_edge_attrs is True, reuse=_cached_conversion(G))
+        if G.is_multigraph():
+            # whether answers that count parallel edges may run on the collapsed graph
+            H.parallel_edges = any(len(keys) > 1 for nbrs in G._adj.values() for keys in nbrs.values())
+        if node_attrs:
+            H.node_attrs = {a: ({n: d[a] for n, d in G._node.items() if a in d} if default is None
+                                else {n: d.get(a, default) for n, d in G._node.items()})
+                            for a, default in node_attrs.items()}
+        return H
 
     @staticmethod
     def convert_to_nx(obj, *, name=None):

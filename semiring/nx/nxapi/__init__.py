@@ -64,6 +64,27 @@ from .traversal import ancestors, bfs_predecessors, bfs_successors, descendants,
 # generators
 from . import generators as _generators
 from .generators import *  # noqa: F403 (the generators' names, listed in generators.__all__)
+# centrality, clustering, link analysis, link prediction
+from .assortativity import average_degree_connectivity, average_neighbor_degree
+from .centrality import (
+    betweenness_centrality_subset, degree_centrality, edge_betweenness_centrality, edge_betweenness_centrality_subset,
+    edge_load_centrality, in_degree_centrality, newman_betweenness_centrality, out_degree_centrality,
+)
+from .closeness import closeness_centrality, harmonic_centrality
+from .cluster import average_clustering, clustering, generalized_degree, square_clustering, transitivity
+from .eigenvector import eigenvector_centrality, eigenvector_centrality_numpy, katz_centrality, katz_centrality_numpy
+from .group import (
+    group_closeness_centrality, group_degree_centrality, group_in_degree_centrality, group_out_degree_centrality,
+)
+from .link_analysis import google_matrix, hits
+from .link_communities import cn_soundarajan_hopcroft, ra_index_soundarajan_hopcroft, within_inter_cluster
+from .link_prediction import (
+    adamic_adar_index, common_neighbor_centrality, jaccard_coefficient, preferential_attachment,
+    resource_allocation_index,
+)
+from .reaching import global_reaching_centrality, local_reaching_centrality
+from .reciprocity import overall_reciprocity, reciprocity
+from .trophic import trophic_differences, trophic_incoherence_parameter, trophic_levels
 
 __all__ = [
     "bfs_edges", "bfs_tree", "bfs_layers", "descendants_at_distance",
@@ -109,4 +130,17 @@ __all__ = [
     "node_connected_component", "edge_bfs", "bfs_labeled_edges",
     # generators
     *_generators.__all__,
+    # centrality, clustering, link analysis, link prediction
+    "degree_centrality", "in_degree_centrality", "out_degree_centrality",
+    "eigenvector_centrality", "eigenvector_centrality_numpy", "katz_centrality", "katz_centrality_numpy",
+    "closeness_centrality", "harmonic_centrality",
+    "edge_betweenness_centrality", "betweenness_centrality_subset", "edge_betweenness_centrality_subset",
+    "hits", "google_matrix",
+    "clustering", "average_clustering", "transitivity", "square_clustering", "generalized_degree",
+    "reciprocity", "overall_reciprocity", "average_neighbor_degree", "average_degree_connectivity",
+    "jaccard_coefficient", "adamic_adar_index", "resource_allocation_index", "preferential_attachment",
+    "common_neighbor_centrality", "cn_soundarajan_hopcroft", "ra_index_soundarajan_hopcroft", "within_inter_cluster",
+    "group_degree_centrality", "group_in_degree_centrality", "group_out_degree_centrality",
+    "group_closeness_centrality", "trophic_levels", "trophic_differences", "trophic_incoherence_parameter",
+    "newman_betweenness_centrality", "edge_load_centrality", "local_reaching_centrality", "global_reaching_centrality",
 ]

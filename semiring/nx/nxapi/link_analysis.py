@@ -1,4 +1,5 @@
-"""networkx.pagerank on the engine's power iteration (``semiring.algorithms.pagerank``).
+"""networkx.pagerank on the engine's power iteration (``semiring.algorithms.pagerank``), and
+networkx.hits and networkx.google_matrix on engine products.
 
 networkx's SciPy PageRank and the engine's compute the same iteration (links weighted by
 ``weight``, or by 1 with ``weight=None``; dangling nodes' rank spread by ``dangling``, else by the
@@ -9,6 +10,11 @@ negative, NaN or infinite weights (found when the engine checks them), a callabl
 outside [0, 1], negative or non-integer ``max_iter``, negative ``tol``, and nstart or dangling
 dicts with values that are not non-negative numbers or that sum to zero over the graph's nodes
 (networkx divides by that sum).
+
+HITS is networkx's: the dominant singular vectors of A by ARPACK (``scipy.sparse.linalg.svds``
+with networkx's ``k``, ``v0``, ``maxiter`` and ``tol``), whose products ``A x`` and ``A' x`` are
+engine products; the hubs are ``A a``. The Google matrix is networkx's dense matrix, built from the
+engine's (weighted) adjacency. Both decline multigraphs with parallel edges (networkx sums them).
 """
 
 from __future__ import annotations
@@ -22,6 +28,7 @@ import numpy as np
 from ... import algorithms as _alg
 from ...exceptions import ConvergenceFailure, InvalidValue
 from ._common import checked_by, entries, is_int, real_reason, weight_reason
+from ._measures import host_operator, parallel_reason
 
 
 def _dict_reason(d, G, name):
@@ -93,4 +100,110 @@ def pagerank(G, alpha=0.85, personalization=None, max_iter=100, tol=1e-06, nstar
     return dict(zip(G.nodes, out.tolist()))
 
 
-__all__ = ["pagerank"]
+def _hits_reason(G, max_iter=100, tol=1.0e-8, nstart=None, normalized=True):
+    reason = parallel_reason(G) or real_reason(tol, "tol")
+    if reason:
+        return reason
+    if not is_int(max_iter):
+        return f"max_iter must be an int; given {max_iter!r}"
+    if nstart is not None and not isinstance(nstart, dict):
+        return f"nstart must be a dict; given {type(nstart).__name__}"
+    return None
+
+
+@checked_by(_hits_reason)
+def hits(G, max_iter=100, tol=1.0e-8, nstart=None, normalized=True):
+    """networkx.hits: ``(hubs, authorities)``, two ``{node: value}`` dicts in node order.
+
+    Raises networkx.PowerIterationFailedConvergence when ``max_iter <= 0`` or ARPACK does not
+    converge within ``max_iter`` iterations, as networkx does.
+    """
+    import scipy as sp
+    import scipy.sparse.linalg  # noqa: F401
+
+    reason = _hits_reason(G, max_iter, tol, nstart, normalized)
+    if reason:
+        raise NotImplementedError(reason)
+    if len(G) == 0:
+        return {}, {}
+    product, rproduct = host_operator(G, "weight"), host_operator(G, "weight", reverse=True)
+
+    if nstart is not None:
+        nstart = np.array(list(nstart.values()))
+    if max_iter <= 0:
+        raise nx.PowerIterationFailedConvergence(max_iter)
+    n = len(G)
+    op = sp.sparse.linalg.LinearOperator((n, n), matvec=product, rmatvec=rproduct, dtype=np.float64)
+    try:
+        _, _, vt = sp.sparse.linalg.svds(op, k=1, v0=nstart, maxiter=max_iter, tol=tol)
+    except sp.sparse.linalg.ArpackNoConvergence as exc:
+        raise nx.PowerIterationFailedConvergence(max_iter) from exc
+    a = vt.flatten().real
+    h = product(a)
+    if normalized:
+        h /= h.sum()
+        a /= a.sum()
+    return dict(zip(G.nodes, map(float, h))), dict(zip(G.nodes, map(float, a)))
+
+
+def _google_reason(G, alpha=0.85, personalization=None, nodelist=None, weight="weight", dangling=None):
+    reason = parallel_reason(G) or weight_reason(weight)
+    if reason:
+        return reason
+    if nodelist is not None:
+        try:
+            same = len(nodelist) == len(G) and len(set(nodelist)) == len(G) and all(v in G for v in nodelist)
+        except TypeError:
+            same = False
+        if not same:
+            return "nodelist must list every node once (networkx's matrix then has len(G) rows)"
+    for d, name in ((personalization, "personalization"), (dangling, "dangling")):
+        if d is not None and not isinstance(d, dict):
+            return f"{name} must be a dict; given {type(d).__name__}"
+    return None
+
+
+@checked_by(_google_reason)
+def google_matrix(G, alpha=0.85, personalization=None, nodelist=None, weight="weight", dangling=None):
+    """networkx.google_matrix: the dense n x n NumPy array ``alpha P + (1 - alpha) p`` with rows
+    and columns in ``nodelist`` order (node order by default).
+
+    Raises ZeroDivisionError when ``personalization`` sums to zero, as networkx does.
+    """
+    reason = _google_reason(G, alpha, personalization, nodelist, weight, dangling)
+    if reason:
+        raise NotImplementedError(reason)
+    if nodelist is None:
+        nodelist = list(G.nodes)
+    perm = np.array([G.index[v] for v in nodelist], dtype=np.int64)
+    N = len(G)
+    if N == 0:
+        return np.zeros((0, 0))
+    W = G.weighted(weight).A
+    A = np.asarray(dense_matrix(W), dtype=np.float64)[np.ix_(perm, perm)]
+    if personalization is None:
+        p = np.repeat(1.0 / N, N)
+    else:
+        p = np.array([personalization.get(n, 0) for n in nodelist], dtype=float)
+        if p.sum() == 0:
+            raise ZeroDivisionError
+        p /= p.sum()
+    if dangling is None:
+        dangling_weights = p
+    else:
+        dangling_weights = np.array([dangling.get(n, 0) for n in nodelist], dtype=float)
+        dangling_weights /= dangling_weights.sum()
+    dangling_nodes = np.where(A.sum(axis=1) == 0)[0]
+    A[dangling_nodes] = dangling_weights
+    A /= A.sum(axis=1)[:, np.newaxis]
+    return alpha * A + (1 - alpha) * p
+
+
+def dense_matrix(M):
+    """A Matrix as a dense host array (0 where absent; 1 for a bool pattern's entries)."""
+    from ...backends._xp import asnumpy
+
+    return asnumpy(M.to_dense(0)).astype(np.float64)
+
+
+__all__ = ["pagerank", "hits", "google_matrix"]
