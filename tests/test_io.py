@@ -611,6 +611,7 @@ def test_large_file_reads_show_progress_only_on_a_terminal(tmp_path, monkeypatch
     err = _Terminal(tty)
     monkeypatch.setattr("sys.stderr", err)
     monkeypatch.setattr(_text, "PROGRESS_MIN_BYTES", 0)
+    monkeypatch.setattr(_text, "SHOW_PROGRESS", True)
     A = sr.io.read(path)
     r, c, _ = A.to_coo()
     np.testing.assert_array_equal(np.sort(r[r < c]), u)  # the file was read whole through the bar
@@ -621,3 +622,19 @@ def test_large_file_reads_show_progress_only_on_a_terminal(tmp_path, monkeypatch
     monkeypatch.setattr(_text, "PROGRESS_MIN_BYTES", path.stat().st_size + 1)
     sr.io.read(path)
     assert "reading" not in "".join(err.text)
+
+
+@pytest.mark.parametrize("quiet", [False, True])
+def test_command_line_quiet_turns_the_reading_bar_off(tmp_path, monkeypatch, capsys, quiet):
+    from semiring.cli import main
+    from semiring.io import _text
+
+    path = tmp_path / "g.gr"
+    path.write_text("p sp 3 2\na 1 2 1\na 2 3 1\n")
+    err = _Terminal(True)
+    monkeypatch.setattr("sys.stderr", err)
+    monkeypatch.setattr(_text, "PROGRESS_MIN_BYTES", 0)
+    monkeypatch.setattr(_text, "SHOW_PROGRESS", True)
+    assert main(["bfs", str(path), "--source", "0"] + (["--quiet"] if quiet else [])) == 0
+    assert ("reading g.gr" in "".join(err.text)) == (not quiet)
+    assert "bfs from 0" in capsys.readouterr().out

@@ -135,9 +135,14 @@ def test_bidirectional_shortest_path_and_has_path(G):
         assert_same(lambda b: nx.shortest_path_length(G, s, t, **b))
 
 
-def test_bidirectional_covers_both_sides_and_no_path():
+def test_bidirectional_covers_both_sides_and_no_path(monkeypatch):
     """The meeting must happen on each side: a long path graph meets from the forward side for
-    some targets and the backward side for others; the no-path cases end on each side's empty fringe."""
+    some targets and the backward side for others; the no-path cases end on each side's empty
+    fringe. The engine's level-at-a-time search (the compiled loop, where it runs, has its own
+    test below)."""
+    from types import SimpleNamespace
+
+    monkeypatch.setattr(P, "_jit", SimpleNamespace(enabled=lambda: False))
     G = shuffled(nx.path_graph(12), 1)
     G.add_edges_from([("v3", "x"), ("x", "y"), ("y", "z"), ("v9", "w")])
     D = nx.DiGraph(G)
@@ -156,6 +161,59 @@ def test_bidirectional_covers_both_sides_and_no_path():
     finally:
         P._meet = orig
     assert sides == {0, 1}
+
+
+def _ordered_csr(G, adj, nodes, dtype):
+    """(indptr, indices, weights) of ``adj`` ({node: {nbr: data}}) in networkx's iteration order."""
+    index = {v: i for i, v in enumerate(nodes)}
+    indptr = np.zeros(len(nodes) + 1, dtype=np.int64)
+    indices, w = [], []
+    for i, v in enumerate(nodes):
+        indptr[i + 1] = indptr[i] + len(adj[v])
+        indices += [index[u] for u in adj[v]]
+        w += [d.get("weight", 1) for d in adj[v].values()]
+    return indptr, np.asarray(indices, dtype=np.int64), np.asarray(w, dtype=dtype)
+
+
+def _outcome(f):
+    try:
+        return f()
+    except (nx.NetworkXNoPath, ValueError) as exc:
+        return type(exc)
+
+
+@pytest.mark.parametrize("seed", range(48))
+def test_compiled_pair_searches_are_networkx_step_for_step(seed):
+    """The compiled bidirectional BFS and Dijkstra return networkx's own path for every pair
+    (ties included: small integer weights), NetworkXNoPath's None, and networkx's
+    "Contradictory paths" ValueError where a negative weight makes its search contradict itself."""
+    from semiring.backends.cpu import compiled_pairs as C
+
+    r = random.Random(seed)
+    n, m = r.randint(2, 24), r.randint(0, 70)
+    G = nx.gnm_random_graph(n, m, seed=seed, directed=seed % 2 == 1)
+    kind = seed % 4  # small ints (ties), floats, ints with a negative edge, floats with one
+    for u, v in G.edges:
+        G[u][v]["weight"] = r.choice([1, 2, 3]) if kind in (0, 2) else r.random()
+    if kind >= 2 and m:
+        u, v = r.choice(list(G.edges))
+        G[u][v]["weight"] = -1 if kind == 2 else -0.5
+    dtype = np.int64 if kind in (0, 2) else np.float64
+    nodes = list(G)
+    fwd = _ordered_csr(G, G._adj if not G.is_directed() else G._succ, nodes, dtype)
+    rev = _ordered_csr(G, G._adj if not G.is_directed() else G._pred, nodes, dtype)
+    for s in nodes:
+        for t in nodes:
+            if s == t:
+                continue
+            want = _outcome(lambda: nx.bidirectional_shortest_path(G, s, t, backend="networkx"))
+            got = C.bidirectional_bfs(fwd[0], fwd[1], rev[0], rev[1], s, t)
+            assert (got if got is not None else nx.NetworkXNoPath) == want, (s, t)
+            want = _outcome(lambda: nx.bidirectional_dijkstra(G, s, t, backend="networkx"))
+            got = _outcome(lambda: C.bidirectional_dijkstra(fwd, rev, s, t))
+            if isinstance(got, tuple):
+                got = (got[0].item(), got[1])
+            assert (got if got is not None else nx.NetworkXNoPath) == want, (s, t)
 
 
 @pytest.mark.parametrize("G", ALL, ids=ids(ALL, "g"))

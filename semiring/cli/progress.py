@@ -23,8 +23,12 @@ _state = {"quiet": False}
 
 
 def configure(*, quiet):
-    """Turn the bars off (``quiet=True``, ``--quiet``) or on where stderr is a terminal."""
+    """Turn the bars off (``quiet=True``, ``--quiet``) or on where stderr is a terminal; the
+    file readers' byte bar (:data:`semiring.io._text.SHOW_PROGRESS`) follows."""
+    from ..io import _text
+
     _state["quiet"] = bool(quiet)
+    _text.SHOW_PROGRESS = not quiet
 
 
 def enabled():

@@ -20,6 +20,8 @@ from ..exceptions import InvalidValue
 
 #: Files from this size on (bytes on disk) show a progress bar while read, when stderr is a terminal.
 PROGRESS_MIN_BYTES = 8 << 20
+#: False turns the reading bar off everywhere (the command line's ``--quiet`` sets it).
+SHOW_PROGRESS = True
 
 #: Decompressed bytes are read in chunks of this size (the memory check runs between chunks).
 _CHUNK = 16 << 20
@@ -112,7 +114,7 @@ def read_bytes(path, *, progress=False):
     try:
         size = os.fstat(raw.fileno()).st_size
         stream = raw
-        if progress and size >= PROGRESS_MIN_BYTES and getattr(sys.stderr, "isatty", lambda: False)():
+        if progress and SHOW_PROGRESS and size >= PROGRESS_MIN_BYTES and getattr(sys.stderr, "isatty", lambda: False)():
             from tqdm import tqdm
 
             bar = tqdm(total=size, desc=f"reading {os.path.basename(path)}", unit="B", unit_scale=True,

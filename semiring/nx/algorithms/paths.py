@@ -42,6 +42,8 @@ from ... import algorithms as _alg
 from ... import core as _core
 from ...algorithms.graph import Graph as _EngineGraph
 from ...backends._xp import asnumpy
+from ...backends.cpu import _jit
+from ...backends.cpu import compiled_pairs as _pairs
 from ...core.matrix import Matrix
 from ...core.vector import Vector
 from ...exceptions import DomainMismatch, InvalidValue, NegativeCycleError
@@ -462,10 +464,17 @@ def bidirectional_bfs(G, source, target):
     ``any.pair`` product of the fringe with the adjacency (its transpose for the backward side
     of a directed graph); the levels seen so far are kept on the host, and the meeting edge and
     the two half-paths come from them in networkx's scan order
-    (:func:`~semiring.nx.algorithms.queue_order`).
+    (:func:`~semiring.nx.algorithms.queue_order`). Where the compiled CPU loops run
+    (:func:`semiring.backends.cpu._jit.enabled`), the same scan runs as one compiled loop
+    (:func:`semiring.backends.cpu.compiled_pairs.bidirectional_bfs`).
     """
     if source == target:
         return [source]
+    if _jit.enabled():
+        # the same scan, compiled: it stops where networkx stops, without a product per level
+        indptr, indices = G.order
+        rindptr, rindices = G.pred_order if G.is_directed() else G.order
+        return _pairs.bidirectional_bfs(indptr, indices, rindptr, rindices, source, target)
     n = len(G)
     dev = G.A.device
     directed = G.is_directed()

@@ -19,6 +19,9 @@ from dataclasses import dataclass
 import networkx as nx
 import numpy as np
 
+from ....backends.cpu import _jit
+from ....backends.cpu import compiled_pairs as _pairs
+
 from ...algorithms.paths import (
     adjacency, bfs_order, check_weights, distances, first_push_order, path_lists, path_to, settle_order, uniform,
 )
@@ -282,8 +285,11 @@ def all_pairs_dijkstra_path(G, cutoff=None, weight="weight"):
 def bidirectional_dijkstra(G, source, target, weight="weight"):
     """networkx.bidirectional_dijkstra: ``(distance, path)`` from ``source`` to ``target``.
 
-    The path is the one networkx's one-sided Dijkstra (``dijkstra_path``) returns; networkx's
-    two-sided search can pick another path of the same length where there are several.
+    Where the compiled CPU loops run (the SuiteSparse backend with numba), this is networkx's
+    two-sided search itself, compiled (:func:`semiring.backends.cpu.compiled_pairs.bidirectional_dijkstra`),
+    and returns networkx's path; otherwise the engine's one-sided search gives the distance and
+    the path networkx's ``dijkstra_path`` returns (the same length; where several shortest paths
+    exist, networkx's two-sided search can pick another).
 
     Raises networkx.NodeNotFound for a missing ``source`` or ``target`` and
     networkx.NetworkXNoPath when ``target`` is not reachable.
@@ -295,11 +301,17 @@ def bidirectional_dijkstra(G, source, target, weight="weight"):
     if source == target:
         return (0, [source])
     t = G.index[target]
+    if _jit.enabled():
+        _eager(G, weight)
+        got = _pairs.bidirectional_dijkstra(adjacency(G, weight), adjacency(G, weight, reverse=True),
+                                            G.index[source], t)
+        if got is None:
+            raise nx.NetworkXNoPath(f"No path between {source} and {target}.")
+        return got[0].item(), [G.nodes[i] for i in got[1]]
     s = search(G, [source], weight, until=t)
     if s.rank[t] < 0:
         raise nx.NetworkXNoPath(f"No path between {source} and {target}.")
     return s.dist[t].item(), path_to(s.parent, t, G.nodes)
-
 
 __all__ = ["single_source_dijkstra_path_length", "dijkstra_path_length", "multi_source_dijkstra_path_length",
            "multi_source_dijkstra", "multi_source_dijkstra_path", "single_source_dijkstra",
