@@ -30,6 +30,8 @@ import numpy as np
 
 from ... import core as _core
 from ...backends._xp import asnumpy
+from ...backends.cpu import _jit
+from ...backends.cpu import compiled_dag as _dag
 from ...core.vector import Vector
 from ...ops import binary, semiring, unary
 from ._common import checked_by, entries, weight_reason
@@ -45,9 +47,13 @@ def _in_degrees(G):
 
 def generations(G):
     """The topological generations of G as lists of node indices in networkx's order, and
-    whether vertices were left over (a cycle)."""
+    whether vertices were left over (a cycle). Where the compiled CPU loops run
+    (:func:`semiring.backends.cpu._jit.enabled`), one compiled pass of Kahn's algorithm
+    (:func:`semiring.backends.cpu.compiled_dag.generations`); elsewhere a product per generation."""
     n = len(G)
     indeg = _in_degrees(G)
+    if G.device == "cpu" and _jit.enabled():
+        return _dag.generations(*G.order, indeg)
     gen = np.full(n, -1, dtype=np.int64)
     cur = np.flatnonzero(indeg == 0)
     indptr, indices = G.order
@@ -248,12 +254,9 @@ def _topo(G, topo_order):
     return gens, order
 
 
-def _longest(G, weight, default_weight, topo_order):
-    """(path as node indices, edge lengths along it) of networkx's dag_longest_path."""
-    n = len(G)
-    gens, order = _topo(G, topo_order)
-    W = _weights(G, weight, default_weight)
-    dev = G.device
+def _longest_by_generations(G, gens, W):
+    """Longest-path distances (host array), one ``max.plus`` product per generation."""
+    n, dev = len(G), G.device
     dist = Vector.from_coo(gens[0], np.zeros(gens[0].shape[0], dtype=W.dtype), size=n, dtype=W.dtype, device=dev)
     for g in gens[1:]:
         m = Vector.from_coo(g, np.ones(g.shape[0], bool), size=n, dtype="bool", device=dev)
@@ -261,8 +264,15 @@ def _longest(G, weight, default_weight, topo_order):
         best = _core.vxm(dist, W, semiring.max_plus, mask=m.S)
         # d<g.S> = max(best, 0)   (a negative best restarts at 0, as networkx's)
         _core.assign(dist, _core.apply(best, binary.max, right=0), None, mask=m.S)
-    d = asnumpy(dist.to_dense(0))
-    # each vertex's predecessor: the first in G.pred order with d[u] + w(u, v) == best
+    return asnumpy(dist.to_dense(0))
+
+
+def _longest(G, weight, default_weight, topo_order):
+    """(path as node indices, edge lengths along it) of networkx's dag_longest_path."""
+    n = len(G)
+    gens, order = _topo(G, topo_order)
+    W = _weights(G, weight, default_weight)
+    # the length of each in-edge, in G.pred order
     pindptr, pindices = G.pred_order
     heads = np.repeat(np.arange(n, dtype=np.int64), np.diff(pindptr))
     rows, cols, vals = (asnumpy(a) for a in W.to_coo())
@@ -271,6 +281,10 @@ def _longest(G, weight, default_weight, topo_order):
         o = np.argsort(keys, kind="stable")
         keys, vals = keys[o], vals[o]
     w = vals[np.searchsorted(keys, pindices * n + heads)]
+    if G.device == "cpu" and w.dtype.kind in "iuf" and _jit.enabled():
+        d = _dag.longest_distances(order, pindptr, pindices, w)
+    else:
+        d = _longest_by_generations(G, gens, W)
     reach = d[pindices] + w
     best = np.full(n, -np.inf if reach.dtype.kind == "f" else np.iinfo(np.int64).min, dtype=reach.dtype)
     np.maximum.at(best, heads, reach)
