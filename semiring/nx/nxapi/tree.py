@@ -38,22 +38,45 @@ ALGORITHMS = {"kruskal": "boruvka", "prim": "prim", "boruvka": "boruvka", "borů
 _NOT_NAN = IndexUnaryOp(lambda x, i, j, t: x == x, "notnan", output="bool", cuda="x == x")
 
 
+#: The key of :func:`_attribute_kinds`'s answer in networkx's per-graph cache.
+_KINDS_KEY = "semiring.edge_attribute_kinds"
+
+
 def _attribute_kinds(G):
-    """Why G's edge data cannot be rebuilt from numeric weight matrices, or None."""
+    """Why G's edge data cannot be rebuilt from numeric weight matrices, or None.
+
+    The answer is kept in networkx's cache of G (``G.__networkx_cache__``, which networkx clears
+    whenever G changes through its methods, as it does for converted graphs), so the pass over
+    the edge data is made once per version of G."""
+    cache = getattr(G, "__networkx_cache__", None)
+    if isinstance(cache, dict) and _KINDS_KEY in cache:
+        return cache[_KINDS_KEY]
+    why = _edge_data_reason(G)
+    if isinstance(cache, dict):
+        cache[_KINDS_KEY] = why
+    return why
+
+
+def _edge_data_reason(G):
     names = None
     kinds = {}
+    plain = {int: "int", float: "float"}
     for _, _, d in G.edges(data=True):
-        keys = frozenset(d)
+        keys = d.keys()
         if names is None:
-            names = keys
-        elif keys != names:
+            names = frozenset(keys)
+        elif len(keys) != len(names) or keys != names:
             return "edges carry different attribute names (the backend graph gives every edge every attribute)"
         for key, x in d.items():
-            if not isinstance(key, str):
+            kind = plain.get(type(x))
+            if kind is None:
+                if not isinstance(key, str):
+                    return f"edge attribute {key!r} is not named by a str"
+                if isinstance(x, (bool, np.bool_)) or not isinstance(x, numbers.Real):
+                    return f"edge attribute {key!r} holds {type(x).__name__} values; the backend graph holds numbers"
+                kind = "int" if isinstance(x, numbers.Integral) else "float"
+            elif key not in kinds and not isinstance(key, str):
                 return f"edge attribute {key!r} is not named by a str"
-            if isinstance(x, (bool, np.bool_)) or not isinstance(x, numbers.Real):
-                return f"edge attribute {key!r} holds {type(x).__name__} values; the backend graph holds numbers"
-            kind = "int" if isinstance(x, numbers.Integral) else "float"
             if kinds.setdefault(key, kind) != kind:
                 return f"edge attribute {key!r} mixes ints and floats (they would come back as floats)"
     return None
