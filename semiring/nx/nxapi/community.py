@@ -4,9 +4,11 @@
 Both take undirected simple graphs with non-negative weights; the rest declines (directed
 graphs: networkx then uses its directed formulas; multigraphs: networkx sums parallel edges,
 the backend graph keeps the smallest; negative or NaN weights; a graph whose edges all weigh 0,
-where networkx divides by zero). The engine's Louvain moves vertices in parallel rounds, so for
-the same ``seed`` its partition differs from networkx's (a different random stream and order);
-its modularity is comparable (``tests/test_community.py``). Modularity is networkx's formula and
+where networkx divides by zero). Where the compiled CPU loops run, Louvain is networkx's sequential
+method compiled (:mod:`semiring.backends.cpu.compiled_louvain`); elsewhere the engine's Louvain
+moves vertices in parallel rounds. Either way, for the same ``seed`` the partition differs from
+networkx's (another random stream, and another order), and its modularity is comparable
+(``tests/test_community.py``). Modularity is networkx's formula and
 self-loop convention exactly.
 """
 
@@ -21,6 +23,8 @@ from networkx.algorithms.community.quality import NotAPartition
 from ... import algorithms as _alg
 from ... import core as _core
 from ...backends._xp import asnumpy
+from ...backends.cpu import _jit
+from ...backends.cpu import compiled_louvain as _louvain
 from ...core.matrix import Matrix
 from ...core.vector import Vector
 from ...ops import semiring as _semirings
@@ -82,9 +86,16 @@ def louvain_communities(G, weight="weight", resolution=1, threshold=0.0000001, m
     if not len(G):
         return []
     W = _weights(G, weight)
-    labels = _alg.louvain(W, resolution=resolution, threshold=threshold, max_level=max_level,
-                          seed=seed.getrandbits(32))
-    lab = entries(labels)[1]
+    if G.device == "cpu" and _jit.enabled():
+        # networkx's sequential sweeps, compiled (its random stream is not networkx's)
+        rows, cols, vals = (asnumpy(a) for a in W.A.to_coo())
+        lab = _louvain.louvain(rows, cols, vals.astype(np.float64), len(G), resolution=float(resolution),
+                               threshold=float(threshold), max_level=max_level,
+                               rng=np.random.default_rng(seed.getrandbits(32)))
+    else:
+        labels = _alg.louvain(W, resolution=resolution, threshold=threshold, max_level=max_level,
+                              seed=seed.getrandbits(32))
+        lab = entries(labels)[1]
     order = np.argsort(lab, kind="stable")
     cuts = np.flatnonzero(np.diff(lab[order])) + 1
     nodes = G.nodes
