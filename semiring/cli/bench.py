@@ -143,7 +143,7 @@ def _suite(scale, roots, sssp_roots, seed, device, out):
         rows = []
         for kernel, systems, edges, count, flag in kernels:
             for s in systems:
-                if count == 0 or not src:
+                if count == 0 or (flag is not None and not src):
                     why = f"{flag} {count}" if count == 0 else "no vertex has an edge"
                     rows.append(skipped(s, graph, why))
                     continue

@@ -11,7 +11,7 @@ import semiring as sr
 
 from ...peers import device as gpu_peers
 from ...peers import host as peers
-from .rows import PAGERANK, Target, check_dense, expect, host
+from .rows import PAGERANK, Target, check_dense, host, require
 
 def readme_loop(A, level, q):
     """The README's BFS loop ("Ten lines"), unchanged: level and q given (level {s: 0}, q {s})."""
@@ -59,11 +59,11 @@ def _levels_check(run, g, s, ref_dev=None):
     device (Graph500 checks and equality with ``ref_dev``) for graphs too big for the host."""
     if ref_dev is None:
         ref = run.levels(g, s)
-        return lambda lv: expect(np.array_equal(host(lv), ref), "BFS levels differ from SciPy's")
+        return lambda lv: require(np.array_equal(host(lv), ref), "BFS levels differ from SciPy's")
 
     def check(lv):
         cp = run.cp
-        expect(bool(cp.all(lv.astype(cp.int64) == ref_dev)), "BFS levels differ from the fused engine's")
+        require(bool(cp.all(lv.astype(cp.int64) == ref_dev)), "BFS levels differ from the fused engine's")
         gpu_peers.check_levels_device(cp, g.A, s, lv)
     return check
 
@@ -109,11 +109,11 @@ def delta_stepping(run, g, slot, s):
     from scipy.sparse import csgraph
 
     ref = csgraph.dijkstra(g.scipy(weighted=True), directed=True, indices=s)
-    expect(np.isfinite(ref).sum() > 1, "SSSP source reaches nothing")
+    require(np.isfinite(ref).sum() > 1, "SSSP source reaches nothing")
 
     def check(r):
         got = host(r.distance.to_dense(np.inf)).astype(np.float64)
-        expect(np.array_equal(got, ref), "SSSP distances differ from SciPy's Dijkstra")
+        require(np.array_equal(got, ref), "SSSP distances differ from SciPy's Dijkstra")
 
     run.add("sssp delta_stepping engine=algebra", g.case.name, "semiring",
             lambda i: sr.algorithms.sssp(g.GW, s, method="delta_stepping", engine="algebra"), check, kind="algo",
@@ -140,7 +140,7 @@ def pagerank(run, g, slot):
         x = host(x if not isinstance(x, sr.Vector) else x.to_dense())
         for who, ref, tol in refs:
             err = float(np.abs(x - ref).sum())
-            expect(err <= tol, f"PageRank differs from {who}: L1 {err:.3g} > {tol:.3g}")
+            require(err <= tol, f"PageRank differs from {who}: L1 {err:.3g} > {tol:.3g}")
 
     run.add("pagerank", g.case.name, "semiring", lambda i: sr.algorithms.pagerank(g.G, **PAGERANK), check,
             kind="algo", slot=slot, target=Target("ms", 3, "ms"),

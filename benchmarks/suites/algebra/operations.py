@@ -10,7 +10,7 @@ import scipy.sparse as sp
 import semiring as sr
 
 from ...peers import host as peers
-from .rows import Target, check_dense, check_pattern, expect, host
+from .rows import Target, check_dense, check_pattern, host, require
 
 #: Operations in the recorded body (row 4): this many (vxm, assign) pairs.
 RECORDED_PAIRS = 5
@@ -63,7 +63,7 @@ def single_operations(run, g):
     du[ui], dv[vi] = uv, vv
     want = np.minimum(du, dv)
     run.add("ewise_add min", f"vectors of size {size}", "semiring", lambda i: sr.ewise_add(u, v, sr.binary.min),
-            lambda w: (expect(w.nvals == np.isfinite(want).sum() > 0, "ewise_add: wrong number of entries"),
+            lambda w: (require(w.nvals == np.isfinite(want).sum() > 0, "ewise_add: wrong number of entries"),
                        check_dense(w, want, np.inf, "ewise_add")),
             target=Target("us per call", 20, "us"), slot="kron10",
             note="100 entries each")
@@ -129,7 +129,7 @@ def masked_product(run, g):
     def check(rows, cols, vals, who):
         keys = host(rows).astype(np.int64) * g.n + host(cols)
         o = np.argsort(keys)
-        expect(np.array_equal(keys[o], wkeys) and np.allclose(host(vals)[o], wvals, rtol=1e-12),
+        require(np.array_equal(keys[o], wkeys) and np.allclose(host(vals)[o], wvals, rtol=1e-12),
                 f"{who} masked mxm differs from SciPy's product on A's pattern")
 
     row = "mxm masked plus_times"
@@ -156,14 +156,14 @@ def _graphblas_ops(run, g, f, V, expect, after, ui, uv, vi, vv, size, want, q):
 
     def check_vxm(w):
         idx, vals = w.to_coo()
-        expect(np.array_equal(idx, expect) and bool(np.all(vals)), "python-graphblas vxm differs from the oracle")
+        require(np.array_equal(idx, expect) and bool(np.all(vals)), "python-graphblas vxm differs from the oracle")
 
     run.add("vxm masked any_pair", g.case.name, "python-graphblas",
             lambda i: gf.vxm(G, gb.semiring.any_pair).new(mask=~gv.S), check_vxm, slot="kron10")
     gu, gw = gb.Vector.from_coo(ui, uv, size=size), gb.Vector.from_coo(vi, vv, size=size)
     run.add("ewise_add min", f"vectors of size {size}", "python-graphblas",
             lambda i: gu.ewise_add(gw, gb.binary.min).new(),
-            lambda w: expect(np.array_equal(peers.gb_dense(w, np.inf), want), "python-graphblas ewise_add differs"),
+            lambda w: require(np.array_equal(peers.gb_dense(w, np.inf), want), "python-graphblas ewise_add differs"),
             slot="kron10")
     vis = host(V.to_coo()[0])
     glevel = gb.Vector.from_coo(vis, after[vis], size=n)  # values before the assign do not matter for the check
@@ -174,5 +174,5 @@ def _graphblas_ops(run, g, f, V, expect, after, ui, uv, vi, vv, size, want, q):
         return glevel
 
     run.add("assign masked scalar", g.case.name, "python-graphblas", gassign,
-            lambda lv: expect(np.array_equal(peers.gb_dense(lv, -1), after), "python-graphblas assign differs"),
+            lambda lv: require(np.array_equal(peers.gb_dense(lv, -1), after), "python-graphblas assign differs"),
             slot="kron10")

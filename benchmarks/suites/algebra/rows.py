@@ -108,23 +108,23 @@ def count_nodes(fn, device):
     return recording.nodes_per_call(fn)
 
 
-def expect(cond, msg):
+def require(cond, msg):
     if not cond:
         raise AssertionError(msg)
 
 
 def check_pattern(v, expect, what):
     idx, vals = (host(a) for a in v.to_coo())
-    expect(expect.size > 0, f"{what}: the oracle's result is empty (the row would time nothing)")
+    require(expect.size > 0, f"{what}: the oracle's result is empty (the row would time nothing)")
     if not np.array_equal(idx, expect):
         diff = "" if idx.size != expect.size else f"; first difference at {int(np.flatnonzero(idx != expect)[0])}"
         raise AssertionError(f"{what}: {idx.size} positions, the oracle {expect.size}{diff}")
-    expect(bool(np.all(vals)), f"{what}: a value is not 1 (any_pair)")
+    require(bool(np.all(vals)), f"{what}: a value is not 1 (any_pair)")
 
 
 def check_dense(v, expect, fill, what):
     got = host(v.to_dense(fill))
-    expect(np.array_equal(got, expect), f"{what}: differs from the oracle at "
+    require(np.array_equal(got, expect), f"{what}: differs from the oracle at "
             f"{np.flatnonzero(got != expect)[:5].tolist()}")
 
 

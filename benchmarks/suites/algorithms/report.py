@@ -86,7 +86,7 @@ def line(i, total, r):
     head = f"{i}/{total} {r['algorithm']}{' (' + r['variant'] + ')' if r['variant'] else ''} on {r['graph']}"
     if r["status"] == "skipped":
         return f"{head}: skipped ({r['error']})"
-    if r["status"] != "ok":
+    if r["status"] not in ("ok", "validation failed"):
         return f"{head}: {r['status'].upper()} {r['error']}"
     runs = "warm-up only" if r["warmup_only"] else f"median of {r['runs']}"
     valid = {True: "validated", False: "VALIDATION FAILED", None: "not validated"}[r["validated"]]

@@ -1,6 +1,6 @@
-"""The SSSP strategies' seed table (``python -m benchmarks run --suite seed-sssp``): its graphs are
-the seed table's uniform graphs with symmetric weights 1..255, every strategy row validates, and
-the Markdown has the time and work tables."""
+"""The sssp-strategies suite (``python -m benchmarks run --suite sssp-strategies``): its graphs are
+the strategies suite's uniform graphs with symmetric weights 1..255, every strategy row
+validates, and the Markdown has the time and work tables."""
 
 from __future__ import annotations
 
@@ -11,17 +11,17 @@ from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:  # `pytest` (not `python -m pytest`) does not put the repository root there
     sys.path.insert(0, str(ROOT))
 
-from benchmarks import seed_sssp, seed_table  # noqa: E402
+from benchmarks.harness import graphs  # noqa: E402
 from semiring.algorithms.sssp import STRATEGIES  # noqa: E402
 
 
-def test_weighted_uniform_is_the_seed_tables_graph_with_symmetric_weights():
-    W = seed_sssp.weighted_uniform(3).load("cpu", None)
-    A = seed_table.uniform(3).load("cpu", None)
+def test_weighted_uniform_is_the_uniform_graph_with_symmetric_weights():
+    W = graphs.weighted_uniform(3).load("cpu", None)
+    A = graphs.uniform(3).load("cpu", None)
     S, P = W.to_scipy(), A.to_scipy()
     assert W.dtype == np.int64
     assert (S.indptr == P.indptr).all() and (S.indices == P.indices).all()
@@ -29,16 +29,17 @@ def test_weighted_uniform_is_the_seed_tables_graph_with_symmetric_weights():
     assert (S != S.T).nnz == 0  # the same weight both ways
     assert len(np.unique(S.data)) > 200  # spread over the range, not a constant
     # fixed by the seed: the same weights again, other weights for another seed
-    assert (seed_sssp.weighted_uniform(3).load("cpu", None).to_scipy().data == S.data).all()
-    assert (seed_sssp.weighted_uniform(3, seed=2).load("cpu", None).to_scipy().data != S.data).mean() > 0.9
+    assert (graphs.weighted_uniform(3).load("cpu", None).to_scipy().data == S.data).all()
+    assert (graphs.weighted_uniform(3, seed=2).load("cpu", None).to_scipy().data != S.data).mean() > 0.9
 
 
-def test_seed_sssp_tiny_command_line(tmp_path):
-    cmd = [sys.executable, "-m", "benchmarks", "run", "--suite", "seed-sssp", "--size", "tiny", "--out", str(tmp_path)]
+def test_sssp_strategies_tiny_command_line(tmp_path):
+    cmd = [sys.executable, "-m", "benchmarks", "run", "--suite", "sssp-strategies", "--size", "tiny",
+           "--out", str(tmp_path)]
     proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    js = sorted(tmp_path.glob("seed-sssp-tiny-*.json"))
-    md = sorted(tmp_path.glob("seed-sssp-tiny-*.md"))
+    js = sorted(tmp_path.glob("sssp-strategies-tiny-*.json"))
+    md = sorted(tmp_path.glob("sssp-strategies-tiny-*.md"))
     assert len(js) == 1 and len(md) == 1
     doc, text = json.loads(js[0].read_text()), md[0].read_text()
     assert [g["n"] for g in doc["graphs"]] == [100, 1000, 10000]
