@@ -243,7 +243,8 @@ def main(argv=None):
                "device_name": (env["gpu"] or {}).get("name") if env.get("gpu") else env["machine"].get("cpu"),
                "command": f"mpiexec -n {ctx.size} python -m benchmarks.distributed " + " ".join(argv or sys.argv[1:]),
                "channel": type(ctx.channel).__name__, "parents": args.parents, "n": 1 << nums[0],
-               "nvals": max(nvals.values()) if nvals else 0, "build_seconds": max(built), "summary": summary, "runs": runs, "single": single,
+               "nvals": max(nvals.values()) if nvals else 0, "build_seconds": max(built), "summary": summary,
+               "runs": runs, "single": single,
                "env": env}
         os.makedirs(args.out, exist_ok=True)
         stem = os.path.join(args.out, _stem(args.graph, algos, ctx.size, ctx.device))

@@ -82,7 +82,8 @@ def main(argv=None):
         out.append(f"| {s} | {P} | {statistics.median(r['seconds'] for r in runs) * 1e3:.2f} | "
                    f"{statistics.median(pred) * 1e3:.2f} |")
     out += ["", "## Predictions (model.table: measured profile, model.py's constants)", "",
-            "| scale | GPUs | link | 1D MiB/rank | 1D ms | 2D MiB/rank | 2D ms | 1D GTEPS |", "|---|---|---|---|---|---|---|---|"]
+            "| scale | GPUs | link | 1D MiB/rank | 1D ms | 2D MiB/rank | 2D ms | 1D GTEPS |",
+            "|---|---|---|---|---|---|---|---|"]
     for s, P, link, mb1, ms1, mb2, ms2, gteps in model.table(scales=(30, 32, 34, 36), gpus=(8, 64, 1024)):
         out.append(f"| {s} | {P} | {link} | {mb1:,.0f} | {ms1:,.1f} | {mb2:,.0f} | {ms2:,.1f} | {gteps:,.0f} |")
     out += ["", "Smallest power-of-4 GPU count where 2D beats 1D: "

@@ -178,7 +178,8 @@ def run(ctx, repeats=REPEATS):
     notes.append(f"one run past {budget_s:.0f} s is stopped; the system is then skipped for the rest of that graph "
                  "and kernel")
     notes.append("Matrix input: bfs/sssp build the Graph (and its weights, transpose, degrees) inside every timed "
-                 "call (the Graph a Matrix remembers is dropped before each); Graph input: built once per system, its cache filled by the first of the repeats (so the "
+                 "call (the Graph a Matrix remembers is dropped before each); Graph input: built once per system, its "
+                 "cache filled by the first of the repeats (so the "
                  "median of three is a warm run; a system stopped after one run shows no median)")
     return {"graphs": info, "rows": rows, "notes": notes}
 

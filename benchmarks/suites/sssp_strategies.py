@@ -1,18 +1,18 @@
-"""The sssp-strategies suite: the named SSSP strategies compared on semiring: topology-driven versus data-driven
-Bellman-Ford, worklists with duplicates kept, filtered or hash-culled, or built by prefix-sum
-compaction, and near-far (``sssp(..., strategy=name)``).
+"""The sssp-strategies suite: the named SSSP strategies compared on semiring: topology-driven
+versus data-driven Bellman-Ford, worklists with duplicates kept, filtered or hash-culled, or
+built by prefix-sum compaction, and near-far (``sssp(..., strategy=name)``).
 
-Graphs: the uniform random graphs of the strategies suite (:func:`benchmarks.harness.graphs.uniform`,
-10^2 .. 10^7 vertices on the GPU, 10^2 .. 10^6 on the CPU (10^5 on a machine with a GPU, see
-:data:`GPU_HOST_MAX_LOG`), 10^2 .. 10^4 with ``--size tiny``)
-with integer weights 1..255, one per undirected edge (both directions the same), drawn by a
-seeded hash of the vertex pair (:func:`benchmarks.harness.graphs.pair_weights`). Per size: the median time over the same
-roots of every strategy on each device, semiring's default SSSP (delta-stepping; the fused
-kernel on the GPU) and scipy's Dijkstra as baselines, the winner per device, and the work of a
-search per strategy (rounds, edges examined per stored entry, worklist entries per vertex), so
-the gap between topology-driven and data-driven work shows. Every result is checked against
-scipy's Dijkstra (graphs of up to :data:`DIJKSTRA_MAX` entries; beyond, semiring's fused
-delta-stepping, itself checked on the device like ``check_sssp``).
+Graphs: the uniform random graphs of the strategies suite
+(:func:`benchmarks.harness.graphs.uniform`, 10^2 .. 10^7 vertices on the GPU, 10^2 .. 10^6 on the
+CPU (10^5 on a machine with a GPU, see :data:`GPU_HOST_MAX_LOG`), 10^2 .. 10^4 with ``--size
+tiny``) with integer weights 1..255, one per undirected edge (both directions the same), drawn by
+a seeded hash of the vertex pair (:func:`benchmarks.harness.graphs.pair_weights`). Per size: the
+median time over the same roots of every strategy on each device, semiring's default SSSP
+(delta-stepping; the fused kernel on the GPU) and scipy's Dijkstra as baselines, the winner per
+device, and the work of a search per strategy (rounds, edges examined per stored entry, worklist
+entries per vertex), so the gap between topology-driven and data-driven work shows. Every result
+is checked against scipy's Dijkstra (graphs of up to :data:`DIJKSTRA_MAX` entries; beyond,
+semiring's fused delta-stepping, itself checked on the device like ``check_sssp``).
 """
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
 """The strategies suite: vertex-centric versus edge-centric BFS, and the named BFS strategies,
 by graph size.
 
-A reference measurement timed a vertex-centric
-(CSR) and an edge-centric (COO) BFS on graphs of 100 to 100,000 vertices. Here: uniform random
+A reference measurement (:data:`REFERENCE_MS`) timed a vertex-centric (CSR) and an edge-centric
+(COO) BFS on graphs of 100 to 100,000 vertices. Here: uniform random
 graphs (Erdos-Renyi-like: 4n random vertex pairs made symmetric, so average degree about 8,
 self-loops and repeats dropped, seed 0) of 10^2 .. 10^7 vertices on the GPU and 10^2 .. 10^6 on
 the CPU (10^2 .. 10^4 with ``--size tiny``); per size the median time of semiring's push

@@ -224,7 +224,8 @@ def run(suite, args, command):
     own = argparse.Namespace(**{k: v for k, v in vars(args).items() if k in suite_dests(suite) or k == "graphs"})
     deadline_s = _given(args.budget_s, limits.budget_s)
     progress = Progress(None, f"{suite.name} ({args.size})")
-    ctx = Ctx(cp, timers(suite.timer, cp), _given(args.roots, limits.roots), _given(args.roots_peers, limits.roots_peers),
+    ctx = Ctx(cp, timers(suite.timer, cp), _given(args.roots, limits.roots),
+              _given(args.roots_peers, limits.roots_peers),
               _given(args.system_budget_s, limits.system_budget_s), args.data, suite.cpu_warmup, args.size, own,
               progress, Deadline(deadline_s))
     described = env.describe(cp, suite.packages)

@@ -125,4 +125,5 @@ class Loaded:
     def describe(self):
         s = self.spec
         return {"name": s.name, "source": s.source, "role": s.role, "about": s.about, "n": int(self.n),
-                "nvals": int(self.nvals), "kind": self.kind, "dtype": str(self.W.dtype), "load_s": round(self.load_s, 3)}
+                "nvals": int(self.nvals), "kind": self.kind, "dtype": str(self.W.dtype),
+                "load_s": round(self.load_s, 3)}

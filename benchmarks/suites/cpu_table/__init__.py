@@ -168,7 +168,8 @@ class _Run:
 def run_row(spec, H, size, data, order=0):
     """Build, warm up, time round-robin and check every system of one row; the row dict."""
     row = {"order": order, "algorithm": spec.algorithm, "graph": H.spec.name, "key": spec.graph, "n": int(H.n),
-           "nvals": int(H.nvals), "unit": "us" if spec.op else "ms", "budget_s": spec.budget_s, "rounds": 0, "systems": {}, "notes": []}
+           "nvals": int(H.nvals), "unit": "us" if spec.op else "ms", "budget_s": spec.budget_s, "rounds": 0,
+           "systems": {}, "notes": []}
     if spec.algorithm == "masked_vxm" and "vxm case" not in H.cache:
         H.cache["vxm case"] = _vxm_case(H)
     chk = cpu_checks.CHECKS[spec.algorithm]

@@ -93,7 +93,8 @@ def specs(size):
                  _symmetrized(directed)),
             Spec("kron16", "kron8", "undirected", kron.format(8), kron_builder(8)),
             Spec("kron18", "kron9", "undirected", kron.format(9), kron_builder(9)),
-            Spec("kron10", "kron10", "undirected", kron.format(10).replace(", weights 1..255", ""), kron_builder(10, False)))}
+            Spec("kron10", "kron10", "undirected", kron.format(10).replace(", weights 1..255", ""),
+                 kron_builder(10, False)))}
     read = read_builder
     return {s.key: s for s in (
         Spec("roads", "USA-road-t.NY", "undirected", "DIMACS New York roads, travel times (parallel arcs: minimum)",
@@ -104,7 +105,8 @@ def specs(size):
              _symmetrized(read("web/cnr-2000.mtx.gz")), "web/cnr-2000.mtx.gz"),
         Spec("kron16", "kron16", "undirected", kron.format(16), kron_builder(16)),
         Spec("kron18", "kron18", "undirected", kron.format(18), kron_builder(18)),
-        Spec("kron10", "kron10", "undirected", kron.format(10).replace(", weights 1..255", ""), kron_builder(10, False)))}
+        Spec("kron10", "kron10", "undirected", kron.format(10).replace(", weights 1..255", ""),
+                 kron_builder(10, False)))}
 
 
 class Unavailable(Exception):
