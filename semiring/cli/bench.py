@@ -71,7 +71,7 @@ def _bfs_systems(A, ctx, seed):
         got = levels_from_tree(out[0], out[1], root)
         if root not in levels:  # semiring's search failed: SciPy's tree passes the Graph500 checks itself
             idx = np.flatnonzero(got >= 0)
-            validate.check_bfs(S, root, Vector.from_coo(idx, got[idx], size=A.nrows, dtype="int64"))
+            validate.check_bfs(A, root, Vector.from_coo(idx, got[idx], size=A.nrows, dtype="int64"))
         elif not np.array_equal(got, levels[root]):
             raise ValidationError(f"SciPy's BFS levels from {root} differ from semiring's validated levels")
         return {}

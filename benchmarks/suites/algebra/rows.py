@@ -202,7 +202,7 @@ class Rows:
 
     # -- graphs --------------------------------------------------------------------------
     def load(self, slot):
-        """The slot's graph loaded on the device (graphs.Loaded), or None with a note."""
+        """The slot's graph loaded on the device (:class:`benchmarks.harness.graphs.Loaded`), or None with a note."""
         case = self.slots[slot]
         self.progress.log(f"building {case.name} on the {self.device} ...")
         g = graphs.load(case, self.device, self.ctx.data_dir)

@@ -58,8 +58,8 @@ def build(g, ctx, *, cpu_dirs=None, peers_on=True, host=None):
 
     Parameters
     ----------
-    g : graphs.Loaded
-    ctx : runner.Ctx
+    g : benchmarks.harness.graphs.Loaded
+    ctx : semiring._bench.runner.Ctx
     cpu_dirs : tuple of str, optional
         Directions of the semiring cpu rows (default: all four on a CPU graph, auto only on a
         GPU graph).
