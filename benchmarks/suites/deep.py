@@ -225,4 +225,4 @@ SUITE = Suite("deep", "BFS and SSSP where the depth costs: long paths and the Ne
               method=("Method: wall-clock seconds (time.perf_counter) of each call, no warm-up call (a Graph's "
                       "cache is filled by the first of the repeats); median of the repeats from the first root, and "
                       "over all roots; every result checked against scipy.sparse.csgraph (see the notes)."),
-              limits={"full": Limits(3, 3, 60.0, 1800.0), "tiny": Limits(3, 3, 30.0, 300.0)})
+              limits={"full": Limits(3, 3, 60.0, 1800.0), "tiny": Limits(3, 3, 10.0, 300.0)})
