@@ -1,8 +1,9 @@
-"""Command line: ``python -m benchmarks run --suite gpu|cpu|seed-table|seed-sssp|deep|algebra|networkx [options]``.
+"""Command line: ``python -m benchmarks run --suite NAME [options]``.
 
-Exit status: 0 when every result validated (and for ``--suite gpu`` on a machine without a
-GPU, which prints why and does nothing), 1 when a result failed validation or a system
-raised, 2 for bad arguments.
+The options every suite takes are below; a suite adds its own (``python -m benchmarks run
+--suite NAME --help`` lists them). Exit status: 0 when every result validated (and for a suite
+that needs a GPU on a machine without one, which prints why and does nothing), 1 when a result
+failed validation or a system raised, 2 for bad arguments.
 """
 
 from __future__ import annotations
@@ -12,30 +13,21 @@ import os
 import shlex
 import sys
 
-from . import (algebra, cpu_table, cpu_table_report, deep, env, nx_backend, report, seed_sssp, seed_table, suites,
-               targets)
-from .graphs import DATA_DIR, cases
-from .runner import Ctx, failed
-from .timing import CpuTimer, Deadline, GpuTimer, Progress, WallTimer
+from semiring._bench import runner
 
-#: Defaults by size: (roots of the main system, roots of the others, seconds per system and
-#: graph, seconds for the whole suite).
-DEFAULTS = {("gpu", "full"): (64, 8, 10.0, 480.0), ("cpu", "full"): (64, 8, 60.0, 1800.0),
-            ("seed-table", "full"): (16, 8, 20.0, 540.0), ("seed-sssp", "full"): (8, 8, 20.0, 540.0),
-            ("deep", "full"): (3, 3, 60.0, 1800.0), ("algebra", "full"): (1, 1, 20.0, 480.0),
-            ("networkx", "full"): (1, 1, nx_backend.NX_BUDGET_S, 5400.0), ("networkx", "tiny"): (1, 1, 30.0, 900.0)}
-TINY = (8, 4, 5.0, 50.0)
-#: Soft deadline (seconds) of the cpu suite's algorithm table: rows of graphs not started by then
-#: are skipped with a note (a safety net: the full table takes about 15 minutes on 2 cores).
-ALGORITHM_TABLE_S = {"full": 1800.0, "tiny": 60.0}
-SUITES = ("gpu", "cpu", "seed-table", "seed-sssp", "deep", "algebra", "networkx")
+from . import suites
+from .harness.graphs import DATA_DIR
 
 
-def parser():
+def parser(suite=None, listing=False):
+    """The parser of the command line: the common options, and ``suite``'s own when given;
+    ``listing``: the help lists every suite."""
     p = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__.split("\n\n")[0])
     sub = p.add_subparsers(dest="command", required=True)
-    r = sub.add_parser("run", help="run a suite and write <out>/<suite>-<device>-<date>.json and .md")
-    r.add_argument("--suite", required=True, choices=SUITES)
+    r = sub.add_parser("run", help="run a suite and write <out>/<suite>[-tiny]-<device>-<date>.json and .md",
+                       epilog="suites: " + "; ".join(f"{n}: {suites.load(n).about}" for n in suites.SUITES)
+                       if listing else None)
+    r.add_argument("--suite", required=True, choices=list(suites.SUITES))
     r.add_argument("--size", default="full", choices=("tiny", "full"))
     r.add_argument("--roots", type=int, default=None,
                    help="roots of the main system (semiring fused on GPU, semiring cpu on CPU); default 64 (tiny 8)")
@@ -48,135 +40,43 @@ def parser():
                    help="stop a system on a graph after this many seconds (at least one root runs)")
     r.add_argument("--budget-s", type=float, default=None,
                    help="soft deadline of the whole suite: past it only the main systems run")
-    r.add_argument("--algorithms", default=None,
-                   help="cpu suite: only these rows of the algorithm table (comma-separated: "
-                        + ",".join(cpu_table.ALGORITHMS) + "), without the per-root BFS/SSSP/coloring tables; "
-                        "'none': without the algorithm table")
     r.add_argument("--device", default=None, choices=("auto", "gpu", "cpu"),
-                   help="the algebra suite's device (default auto: the GPU when there is one)")
+                   help="the device of the suites that offer a choice (algebra: default auto; algorithms: cpu; "
+                        "partition-gpu: gpu)")
+    for o in suite.options if suite is not None else ():
+        r.add_argument(*o.flags, **o.kwargs)
     return p
-
-
-def _ctx(args, cp):
-    roots, peers, sys_budget, budget = DEFAULTS.get((args.suite, args.size), TINY)
-    timers = {"cpu": CpuTimer()}
-    if cp is not None:
-        timers["gpu"] = GpuTimer(cp)
-    ctx = Ctx(cp, timers, args.roots or roots, args.roots_peers or peers, args.system_budget_s or sys_budget,
-              args.data, cpu_warmup=args.suite != "gpu")
-    return ctx, Deadline(args.budget_s or budget)
-
-
-def run(args, argv):
-    """Run the suite named by ``args``; return the exit status."""
-    device = args.device or "auto"
-    if args.suite in ("cpu", "deep", "networkx") or (args.suite == "algebra" and device == "cpu"):
-        cp, reason = None, "not used by this suite" if args.suite != "algebra" else "--device cpu"
-    else:
-        cp, reason = env.gpu_status()
-    if (args.suite == "gpu" or device == "gpu") and cp is None:
-        print(f"benchmarks: --suite {args.suite} {'--device gpu ' if device == 'gpu' else ''}needs a GPU, and there "
-              f"is none here: {reason}. Nothing was run.")
-        return 0
-    ctx, deadline = _ctx(args, cp)
-    if args.suite == "algebra":  # the user's wall clock (the device synchronized around the call)
-        ctx.timers = {"cpu": WallTimer(None)} | ({"gpu": WallTimer(cp)} if cp is not None else {})
-    progress = Progress(None, f"{args.suite} ({args.size})")
-    meta = {"suite": args.suite, "size": args.size, "command": "python -m benchmarks " + shlex.join(argv),
-            "roots_main": ctx.roots_main, "roots_peers": ctx.roots_peers, "system_budget_s": ctx.budget_s,
-            "suite_budget_s": deadline.seconds, "cpu_warmup": ctx.cpu_warmup, "gpu_reason": reason,
-            "env": env.describe(cp)}
-    if cp is not None:
-        meta["copy_bandwidth"] = env.copy_bandwidth(cp)
-    tables = None
-    if args.suite == "seed-table":
-        info, rows, notes = seed_table.run(args.size, ctx, deadline, progress)
-        tables = seed_table.table(rows)
-        goals = []
-    elif args.suite == "deep":
-        info, rows, notes = deep.run(args.size, ctx, deadline, progress)
-        tables = deep.table(rows)
-        goals = []
-    elif args.suite == "algebra":
-        meta["method"] = algebra.METHOD
-        info, rows, notes = algebra.run(args.size, "gpu" if cp is not None else "cpu", ctx, deadline, progress)
-        tables = algebra.table(rows)
-        goals = algebra.targets(rows)
-    elif args.suite == "networkx":
-        meta["method"] = nx_backend.METHOD
-        info, rows, notes = nx_backend.run(args.size, ctx, deadline, progress)
-        tables = nx_backend.table(rows)
-        goals = []
-        notes.append(nx_backend.summary(rows))
-    elif args.suite == "seed-sssp":
-        info, rows, notes = seed_sssp.run(args.size, ctx, deadline, progress)
-        tables = seed_sssp.table(rows)
-        goals = []
-    else:
-        only = set(args.graphs.split(",")) if args.graphs else None
-        if args.suite == "cpu" and args.algorithms not in (None, "none"):
-            info, rows, notes = [], [], []
-        else:
-            info, rows, notes = suites.run_suite(args.suite, args.size, ctx, deadline, progress, only)
-        goals = targets.gpu_targets(rows) if args.suite == "gpu" else (targets.cpu_targets(rows) if rows else [])
-    table = None
-    if args.suite == "cpu" and args.algorithms != "none":
-        table = dict(zip(("graphs", "rows", "notes"), cpu_table.run(
-            args.size, args.data, Deadline(ALGORITHM_TABLE_S[args.size]), progress,
-            None if args.algorithms is None else set(args.algorithms.split(",")), only)))
-        tables = report.kernel_tables(rows, None) + cpu_table_report.tables(table["rows"], table["graphs"],
-                                                                             table["notes"])
-        goals = goals + cpu_table_report.targets(table["rows"])
-    progress.close()
-    bad = failed(rows)
-    ok = sum(1 for r in rows if r.get("validated"))
-    summary = (f"{ok} rows validated, {len(bad)} failed, "
-               f"{sum(1 for r in rows if r['status'] in ('skipped', 'not available'))} skipped or not available; "
-               + (cpu_table_report.summary(table["rows"]) + "; " if table else "") + f"{deadline.elapsed():.0f} s")
-    doc = {"meta": meta, "graphs": info, "rows": rows, "targets": goals, "notes": notes, "summary": summary,
-           "failed": [f"{r['graph']} {r['kernel']} {r['system']} {r.get('engine') or ''} {r.get('direction') or ''}: "
-                      f"{r['status']}: {r.get('note')}" for r in bad]}
-    if table is not None:
-        doc["algorithms"] = table
-        doc["failed"] += cpu_table_report.failures(table["rows"])
-    gpu = meta["env"]["gpu"]
-    slug = env.slug(gpu["name"] if gpu else meta["env"]["machine"]["cpu"])
-    stem = f"{args.suite}{'-tiny' if args.size == 'tiny' else ''}-{slug}-{env.today()}"
-    pj, pm = report.save(args.out, stem, doc, tables)
-    with open(pm) as f:
-        print(f.read())
-    print(f"wrote {pj} and {pm}")
-    if args.suite == "algebra":
-        print("\n".join(algebra.summary_lines(rows)))
-    for line in doc["failed"]:
-        print(f"FAILED: {line}", file=sys.stderr)
-    return 1 if doc["failed"] else 0
 
 
 def main(argv=None):
     """Entry point; returns the exit status."""
     argv = list(sys.argv[1:] if argv is None else argv)
-    args = parser().parse_args(argv)
+    named = any(a == "--suite" or a.startswith("--suite=") for a in argv)
+    probe = [a for a in argv if a not in ("-h", "--help")] if named else argv  # the suite's own help comes next
+    first, _ = parser(listing=not named).parse_known_args(probe)
+    suite = suites.load(first.suite)
+    p = parser(suite)
+    args = p.parse_args(argv)
     if any(v is not None and v < 1 for v in (args.roots, args.roots_peers)):
-        parser().error("--roots and --roots-peers must be >= 1")
-    if args.device is not None and args.suite != "algebra":
-        parser().error("--device applies to the algebra suite (the gpu and cpu suites name their device)")
-    if args.algorithms is not None:
-        if args.suite != "cpu":
-            parser().error("--algorithms applies to the cpu suite")
-        unknown = set(args.algorithms.split(",")) - set(cpu_table.ALGORITHMS) - {"none"}
-        if unknown:
-            parser().error(f"--algorithms: unknown {sorted(unknown)}; known: {', '.join(cpu_table.ALGORITHMS)}")
+        p.error("--roots and --roots-peers must be >= 1")
+    if args.device is not None and args.device not in suite.device_option:
+        offer = [n for n in suites.SUITES if suites.load(n).device_option]
+        p.error(f"--device applies to the {', '.join(offer)} suites (--suite {args.suite} names its device)"
+                if not suite.device_option else
+                f"--device: expected one of {', '.join(suite.device_option)} for --suite {args.suite}; "
+                f"given {args.device}")
+    if suite.check is not None:
+        suite.check(args, p.error)
     if args.graphs:
-        if args.suite in ("seed-table", "seed-sssp", "deep", "algebra", "networkx"):
-            parser().error("--graphs applies to the cpu and gpu suites")
-        names = [c.name for c in cases(args.suite, args.size)]
-        if args.suite == "cpu":
-            names += [s.name for s in cpu_table.cpu_graphs.specs(args.size).values() if s.name not in names]
+        if suite.graph_names is None:
+            with_graphs = [n for n in suites.SUITES if suites.load(n).graph_names]
+            p.error(f"--graphs applies to the {', '.join(with_graphs)} suites")
+        names = suite.graph_names(args.size)
         unknown = set(args.graphs.split(",")) - set(names)
         if unknown:
-            parser().error(f"--graphs: unknown {sorted(unknown)}; the {args.suite} suite ({args.size}) has {names}")
-    return run(args, argv)
+            p.error(f"--graphs: unknown {sorted(unknown)}; the {args.suite} suite ({args.size}) has {names}")
+        args.graphs = sorted(set(args.graphs.split(",")))
+    return runner.run(suite, args, "python -m benchmarks " + shlex.join(argv))
 
 
 if __name__ == "__main__":

@@ -1,9 +1,11 @@
-"""benchmarks.algorithms (the graph algorithm timings): the quick run validates every row on
-the CPU; one failing algorithm, a wrong answer, a time limit or missing data is reported in its
-row while the others run; the oracles reject wrong answers and agree with networkx."""
+"""The algorithms suite (``python -m benchmarks run --suite algorithms``, the graph algorithm
+timings): the tiny run validates every row on the CPU; one failing algorithm, a wrong answer, a
+time limit or missing data is reported in its row while the others run; the oracles reject wrong
+answers and agree with networkx."""
 
 from __future__ import annotations
 
+import argparse
 import importlib.util
 import json
 import sys
@@ -20,10 +22,25 @@ if str(ROOT) not in sys.path:  # `pytest` (not `python -m pytest`) does not put 
     sys.path.insert(0, str(ROOT))
 
 import semiring as sr  # noqa: E402
-from benchmarks import algorithm_oracles as oracle  # noqa: E402
-from benchmarks import algorithm_peers as peers  # noqa: E402
-from benchmarks import algorithm_report, targets  # noqa: E402
-from benchmarks import algorithms as bench  # noqa: E402
+from benchmarks.__main__ import main  # noqa: E402
+from benchmarks.harness.graphs import DATA_DIR  # noqa: E402
+from benchmarks.peers import algorithms as peers  # noqa: E402
+from benchmarks.peers import oracles as oracle  # noqa: E402
+from benchmarks.suites import algorithms as suite  # noqa: E402
+from benchmarks.suites.algorithms import measure, report, targets  # noqa: E402
+from benchmarks.suites.algorithms.graphs import Loaded, specs  # noqa: E402
+from benchmarks.suites.algorithms.rows import Bench, _kl_start, benches  # noqa: E402
+from semiring._bench import env  # noqa: E402
+from semiring._bench.timing import CpuTimer, OverBudget, time_limit  # noqa: E402
+
+
+def bench(*argv):
+    """``python -m benchmarks run --suite algorithms ARGV``; its exit status."""
+    return main(["run", "--suite", "algorithms", *argv])
+
+
+def _options(**kw):
+    return argparse.Namespace(**({"algorithms": None, "graph_source": None, "targets_only": False} | kw))
 
 
 def _doc(out):
@@ -33,13 +50,11 @@ def _doc(out):
 
 
 @pytest.mark.data
-def test_quick_cpu_run_validates_every_row(tmp_path, shared_data, capsys):
-    t = time.perf_counter()
-    assert bench.main(["--device", "cpu", "--quick", "--out", str(tmp_path), "--data", str(shared_data)]) == 0
-    seconds = time.perf_counter() - t
+def test_tiny_cpu_run_validates_every_row(tmp_path, shared_data, capsys):
+    assert bench("--device", "cpu", "--size", "tiny", "--out", str(tmp_path), "--data", str(shared_data)) == 0
     doc, md = _doc(tmp_path)
     rows = doc["rows"]
-    expected = {(b.algorithm, b.variant) for b in bench.benches(True)}
+    expected = {(b.algorithm, b.variant) for b in benches("tiny")}
     assert {(r["algorithm"], r["variant"]) for r in rows} == expected
     assert len(rows) == 2 * len(expected)  # a shared and a generated graph each
     assert {r["source"] for r in rows} == {"shared", "generated"}
@@ -61,14 +76,14 @@ def test_quick_cpu_run_validates_every_row(tmp_path, shared_data, capsys):
                                               "triangle_count", "minimum_spanning_forest", "floyd_warshall",
                                               "all_pairs_shortest_paths", "betweenness_centrality", "louvain",
                                               "modularity", "partition", "kernighan_lin_bisection", "coloring"}
-    assert md.startswith("# semiring: graph algorithm timings (cpu, quick)") and "issue" not in md.lower()
-    assert "| beats peer | before ms |" in md and "## Targets" not in md
-    assert "rows with a measured CPU peer beat it" in doc["summary"]
+    assert md.startswith("# semiring benchmarks: algorithms suite (tiny)") and "issue" not in md.lower()
+    assert "| beats peer | before ms |" in md and "## Targets" not in md and doc["targets"] == []
+    assert "rows with a measured CPU peer beat it" in doc["summary"] and doc["failed"] == []
     assert "| triangle_count | method=burkhardt | karate | 34 | 156 |" in md and "45 triangles (scipy 45)" in md
-    assert doc["meta"]["command"].startswith("python -m benchmarks.algorithms --device cpu --quick")
-    out = capsys.readouterr().out
-    assert "40/40 kernighan_lin_bisection (random start (seed 0)) on kron8" in out and "validated" in out
-    assert seconds < 60
+    assert doc["meta"]["command"].startswith("python -m benchmarks run --suite algorithms --device cpu --size tiny")
+    assert "- limits: 1 s of timed runs per row (at most 2 runs)" in md
+    err = capsys.readouterr().err  # the progress lines
+    assert "40/40 kernighan_lin_bisection (random start (seed 0)) on kron8" in err and "validated" in err
 
 
 def test_a_failing_or_wrong_algorithm_is_reported_in_its_row(tmp_path, monkeypatch):
@@ -80,46 +95,48 @@ def test_a_failing_or_wrong_algorithm_is_reported_in_its_row(tmp_path, monkeypat
 
     monkeypatch.setattr(sr.algorithms, "pagerank", broken)
     monkeypatch.setattr(sr.algorithms, "connected_components", wrong)
-    status = bench.main(["--quick", "--graphs", "generated", "--only", "connected_components,pagerank,triangle_count",
-                         "--out", str(tmp_path)])
+    status = bench("--size", "tiny", "--graph-source", "generated", "--algorithms",
+                   "connected_components,pagerank,triangle_count", "--out", str(tmp_path))
     assert status == 1
     doc, md = _doc(tmp_path)
     by = {(r["algorithm"], r["variant"]): r for r in doc["rows"]}
     pr = by[("pagerank", "alpha=0.85, tol=1e-6")]
     assert pr["status"] == "error" and "RuntimeError: boom" in pr["error"] and pr["validated"] is None
     cc = by[("connected_components", "")]
-    assert cc["status"] == "ok" and cc["validated"] is False and "vertices differ" in cc["check"]
+    assert cc["status"] == "validation failed" and cc["validated"] is False and "vertices differ" in cc["check"]
     tri = [r for r in doc["rows"] if r["algorithm"] == "triangle_count"]
     assert len(tri) == 4 and all(r["validated"] is True for r in tri)
     assert "| **NO** |" in md and "error: RuntimeError: boom" in md
-    assert "2 failed" in doc["summary"]
+    assert "2 failed" in doc["summary"] and len(doc["failed"]) == 2
+    boom = "kron8-directed pagerank alpha=0.85, tol=1e-6: error: RuntimeError: boom"
+    assert any(line.startswith(boom) for line in doc["failed"])
 
 
 def test_row_time_limit_and_total_budget(tmp_path):
-    with pytest.raises(bench.RowTimeout):
-        with bench.time_limit(0.2):
+    with pytest.raises(OverBudget):
+        with time_limit(0.2):
             while True:
                 pass
     # a row that runs past its limit is a "timeout" row
-    L = bench.Loaded(bench.specs(True)["kron14"], bench.DATA_DIR, "cpu")
+    L = Loaded(specs("tiny")["kron14"], DATA_DIR, "cpu")
 
     def forever(G, L):
         while True:
             pass
 
-    b = bench.Bench("spin", "", ("kron14", "kron14"), False, forever, lambda r, L, d: oracle.Verdict(True, "", ""))
-    row = bench.run_row(b, L, bench.CpuTimer(), bench.QUICK, 0.3, bench.DATA_DIR)
-    assert row["status"] == "timeout" and bench.failed(row)
+    b = Bench("spin", "", ("kron14", "kron14"), False, forever, lambda r, L, d: oracle.Verdict(True, "", ""))
+    row = measure.run_row(b, L, CpuTimer(), measure.TINY, 0.3, DATA_DIR)
+    assert row["status"] == "timeout" and measure.failed(row)
     # nothing starts once the total budget is spent; the files are still written
-    assert bench.main(["--quick", "--total-budget-s", "0", "--only", "pagerank", "--out", str(tmp_path)]) == 0
+    assert bench("--size", "tiny", "--budget-s", "0", "--algorithms", "pagerank", "--out", str(tmp_path)) == 0
     doc, md = _doc(tmp_path)
     assert [r["status"] for r in doc["rows"]] == ["skipped", "skipped"]
     assert "total budget" in doc["rows"][0]["error"] and "2 skipped" in doc["summary"]
 
 
 def test_missing_data_skips_only_the_shared_rows(tmp_path):
-    assert bench.main(["--quick", "--only", "connected_components", "--data", str(tmp_path / "none"),
-                       "--out", str(tmp_path)]) == 0
+    assert bench("--size", "tiny", "--algorithms", "connected_components", "--data", str(tmp_path / "none"),
+                 "--out", str(tmp_path)) == 0
     doc, _ = _doc(tmp_path)
     rows = {r["source"]: r for r in doc["rows"]}
     assert rows["shared"]["status"] == "skipped" and "data file missing" in rows["shared"]["error"]
@@ -127,7 +144,7 @@ def test_missing_data_skips_only_the_shared_rows(tmp_path):
 
 
 def test_warmup_only_when_the_warmup_takes_over_half_the_budget_and_a_third_of_the_limit():
-    L = bench.Loaded(bench.specs(True)["kron8"], bench.DATA_DIR, "cpu")
+    L = Loaded(specs("tiny")["kron8"], DATA_DIR, "cpu")
     calls = []
 
     def slow(G, L):
@@ -135,19 +152,19 @@ def test_warmup_only_when_the_warmup_takes_over_half_the_budget_and_a_third_of_t
         time.sleep(0.06)
         return 1
 
-    b = bench.Bench("slow", "", ("kron8", "kron8"), False, slow,
+    b = Bench("slow", "", ("kron8", "kron8"), False, slow,
                     lambda r, L, d: oracle.Verdict(r == 1, "one", "none", 0.0))
-    row = bench.run_row(b, L, bench.CpuTimer(), bench.Budget(0.1, 10, 0.15, 5), 10, bench.DATA_DIR)
+    row = measure.run_row(b, L, CpuTimer(), measure.Budget(0.1, 10, 0.15, 5), 10, DATA_DIR)
     assert row["warmup_only"] and row["runs"] == 0 and len(calls) == 1 and row["validated"] is True
     assert row["median_ms"] == row["warmup_ms"] >= 60
-    row = bench.run_row(b, L, bench.CpuTimer(), bench.Budget(1.0, 10, 10, 3), 10, bench.DATA_DIR)
+    row = measure.run_row(b, L, CpuTimer(), measure.Budget(1.0, 10, 10, 3), 10, DATA_DIR)
     assert not row["warmup_only"] and row["runs"] == 3 and len(calls) == 5
 
 
 def test_a_slow_first_call_is_followed_by_a_timed_run():
     """The warm-up may compile kernels: a row whose first call alone passes half the budget is
     still timed once when the row's limit allows."""
-    L = bench.Loaded(bench.specs(True)["kron8"], bench.DATA_DIR, "cpu")
+    L = Loaded(specs("tiny")["kron8"], DATA_DIR, "cpu")
     calls = []
 
     def compiles_once(G, L):
@@ -155,9 +172,9 @@ def test_a_slow_first_call_is_followed_by_a_timed_run():
         time.sleep(0.08 if len(calls) == 1 else 0.001)
         return 1
 
-    b = bench.Bench("compiles", "", ("kron8", "kron8"), False, compiles_once,
+    b = Bench("compiles", "", ("kron8", "kron8"), False, compiles_once,
                     lambda r, L, d: oracle.Verdict(r == 1, "one", "none", 0.0))
-    row = bench.run_row(b, L, bench.CpuTimer(), bench.Budget(0.1, 10, 10, 5), 10, bench.DATA_DIR)
+    row = measure.run_row(b, L, CpuTimer(), measure.Budget(0.1, 10, 10, 5), 10, DATA_DIR)
     assert not row["warmup_only"] and row["runs"] == 5 and row["warmup_ms"] >= 80
     assert row["median_ms"] < 40
 
@@ -167,14 +184,14 @@ def test_a_slow_first_call_is_followed_by_a_timed_run():
 # --------------------------------------------------------------------------------------------
 
 def test_every_target_is_a_row_and_the_gpu_runs_the_target_rows_first():
-    full = bench.specs(False)
-    names = {(b.algorithm, b.variant, full[k].name) for b in bench.benches(False) for k in b.graphs}
+    full = specs("full")
+    names = {(b.algorithm, b.variant, full[k].name) for b in benches("full") for k in b.graphs}
     assert set(targets.ALGORITHM_TARGETS_MS) <= names, set(targets.ALGORITHM_TARGETS_MS) - names
-    previous, about = bench.load_previous(bench.PREVIOUS["gpu"])
+    previous, about = targets.load_previous(targets.PREVIOUS["gpu"])
     assert "NVIDIA H200" in about
     assert previous[("pagerank", "alpha=0.85, tol=1e-6", "cnr-2000")] == pytest.approx(29.24, abs=0.01)
-    plan = bench.schedule(bench.parser().parse_args(["--device", "gpu"]), previous)
-    assert len(plan) == 2 * len(bench.benches(False))
+    plan = suite.schedule("gpu", "full", _options(), previous)
+    assert len(plan) == 2 * len(benches("full"))
     first = [p for p in plan if p[3] is not None]
     assert plan[: len(first)] == first
     keys = {(b.algorithm, b.variant, spec.name): (t, src, before) for _, b, spec, t, src, before in first}
@@ -186,7 +203,7 @@ def test_every_target_is_a_row_and_the_gpu_runs_the_target_rows_first():
     assert all(t == before == previous[k] and src != "target" for k, (t, src, before) in slower.items())
     assert len(first) == len(targets.ALGORITHM_TARGETS_MS) + len(slower)
     # the CPU has no targets; --targets-only still picks the same rows there
-    cpu = bench.schedule(bench.parser().parse_args(["--device", "cpu", "--targets-only"]), previous)
+    cpu = suite.schedule("cpu", "full", _options(targets_only=True), previous)
     assert {(b.algorithm, b.variant, s.name) for _, b, s, *_ in cpu} == set(keys)
     assert all(p[3] is None for p in cpu)
     # the targets table lists them in the order of the targets
@@ -196,7 +213,7 @@ def test_every_target_is_a_row_and_the_gpu_runs_the_target_rows_first():
 
 @pytest.mark.data
 def test_target_graphs_are_the_named_ones(shared_data):
-    full = bench.specs(False)
+    full = specs("full")
     fw = full["fw"].build(str(shared_data))
     assert fw.nrows == fw.ncols == 2003
     K = full["kron16"].build(str(shared_data))
@@ -227,20 +244,22 @@ class _FakeCupy:
 def test_gpu_path_reports_the_targets_table(tmp_path, shared_data, monkeypatch):
     """The GPU run's own path (targets, previous run, targets table), its algorithms run on the
     host: a rehearsal of the GPU command."""
-    real_loaded, real_describe = bench.Loaded, bench.env.describe
+    real_describe = env.describe
 
-    def describe(cp=None):
-        d = real_describe(None)
-        d["gpu"] = {"name": "Fake GPU", "memory_gib": 1.0, "cupy": "fake", "cuda_runtime": "0.0"}
+    def describe(cp=None, packages=()):
+        d = real_describe(None, packages)
+        d["gpu"] = {"name": "Fake GPU", "memory_gib": 1.0, "compute_capability": "0.0", "multiprocessors": 1,
+                    "cupy": "fake", "cuda_driver": "0.0", "cuda_runtime": "0.0"}
         return d
 
-    monkeypatch.setattr(bench.env, "gpu_status", lambda: (_FakeCupy(), None))
-    monkeypatch.setattr(bench.env, "describe", describe)
-    monkeypatch.setattr(bench, "Loaded", lambda spec, data, device: real_loaded(spec, data, "cpu"))
-    argv = ["--device", "gpu", "--targets-only", "--only", "connected_components,triangle_count",
-            "--graphs", "shared", "--runs", "1", "--budget-s", "0.5", "--out", str(tmp_path),
+    monkeypatch.setattr(env, "gpu_status", lambda: (_FakeCupy(), None))
+    monkeypatch.setattr(env, "describe", describe)
+    monkeypatch.setattr(env, "copy_bandwidth", lambda cp: None)
+    monkeypatch.setattr(suite, "Loaded", lambda spec, data, device: Loaded(spec, data, "cpu"))
+    argv = ["--device", "gpu", "--targets-only", "--algorithms", "connected_components,triangle_count",
+            "--graph-source", "shared", "--runs", "1", "--system-budget-s", "0.5", "--out", str(tmp_path),
             "--data", str(shared_data)]
-    assert bench.main(argv) == 0
+    assert bench(*argv) == 0
     doc, md = _doc(tmp_path)
     rows = doc["rows"]
     assert [(r["algorithm"], r["graph"]) for r in rows] == [("connected_components", "USA-road-t.NY")] + [
@@ -252,16 +271,20 @@ def test_gpu_path_reports_the_targets_table(tmp_path, shared_data, monkeypatch):
     for r in rows[1:]:
         assert r["target_ms"] == r["before_ms"] is not None and r["target_source"] != "target"
     assert "## Targets" in md and "algorithms-nvidia-h200-20261122.json (NVIDIA H200" in md
-    table = md.split("## Targets")[1].split("## Timings")[0]
-    assert "| connected_components |  | USA-road-t.NY | 2.00 |" in table
+    goals = doc["targets"]
+    assert [t["target"] for t in goals][:1] == ["connected_components on USA-road-t.NY <= 2.00 ms"]
+    assert goals[0]["status"] == ("met" if cc["meets_target"] else "not met")
+    assert all(t["target"].endswith("(the previous run)") for t in goals[1:]) and len(goals) == 5
+    table = md.split("## Targets")[1]
+    assert "| connected_components on USA-road-t.NY <= 2.00 ms |" in table
     assert "rows with a target meet it" in doc["summary"] and "issue" not in md.lower()
 
 
 def _row(**kw):
-    r = bench.blank_row(bench.benches(True)[0], bench.specs(True)["roads"])
+    r = measure.blank_row(benches("tiny")[0], specs("tiny")["roads"])
     r.update(median_ms=10.0, validated=True)
     r.update(kw)
-    return bench.judge(r)
+    return measure.judge(r)
 
 
 def test_target_and_peer_verdicts():
@@ -277,18 +300,18 @@ def test_target_and_peer_verdicts():
     assert _row(peer_status="timeout", peer_limit_s=0.005)["beats_peer"] is False
     assert _row(peer_status="unavailable")["beats_peer"] is None
     assert _row(peer_status="not run")["beats_peer"] is None
-    assert algorithm_report.peer_ms(_row(peer_status="timeout", peer_limit_s=20.0)) == "> 20,000"
-    assert algorithm_report.peer_ms(_row(peer_status="ok", peer_ms=12.345)) == "12.35"
+    assert report.peer_ms(_row(peer_status="timeout", peer_limit_s=20.0)) == "> 20,000"
+    assert report.peer_ms(_row(peer_status="ok", peer_ms=12.345)) == "12.35"
     rows = [_row(target_ms=20.0, peer_status="ok", peer_ms=5.0), _row(target_ms=5.0, peer_status="timeout",
                                                                         peer_limit_s=1.0),
             _row(peer="METIS", peer_status="unavailable")]
-    line = bench.summary(rows, 3.0)
+    line = report.summary({"rows": rows})
     assert "1 of 2 rows with a target meet it" in line and "1 of 2 rows with a measured CPU peer beat it" in line
     assert "1 rows without a peer time" in line
 
 
 def test_peer_time_limit_repeats_memo_and_missing_library(monkeypatch):
-    L = bench.Loaded(bench.specs(True)["kron8"], bench.DATA_DIR, "cpu")
+    L = Loaded(specs("tiny")["kron8"], DATA_DIR, "cpu")
     spins = []
 
     def spin(L):
@@ -298,22 +321,23 @@ def test_peer_time_limit_repeats_memo_and_missing_library(monkeypatch):
                 pass
         return run, str
 
-    r = bench.measure_peer(peers.Peer("spin", spin), L, 0.2, 5)
+    r = measure.measure_peer(peers.Peer("spin", spin), L, 0.2, 5)
     assert r["peer_status"] == "timeout" and r["peer_ms"] is None and r["peer_limit_s"] == 0.2
-    assert bench.measure_peer(peers.Peer("spin", spin), L, 0.2, 5) is r and len(spins) == 1  # once per graph
+    assert measure.measure_peer(peers.Peer("spin", spin), L, 0.2, 5) is r and len(spins) == 1  # once per graph
     calls = []
     fast = peers.Peer("fast", lambda L: (lambda: calls.append(1) or 7, lambda res: f"got {res}"))
-    r = bench.measure_peer(fast, L, 5, 5)
-    assert r["peer_status"] == "ok" and r["peer_runs"] == bench.PEER_RUNS == len(calls) and r["peer_detail"] == "got 7"
+    r = measure.measure_peer(fast, L, 5, 5)
+    assert r["peer_status"] == "ok" and r["peer_detail"] == "got 7"
+    assert r["peer_runs"] == measure.PEER_RUNS == len(calls)
     slow = peers.Peer("slow", lambda L: (lambda: time.sleep(0.6), lambda res: ""))
-    assert bench.measure_peer(slow, L, 5, 5)["peer_runs"] == 2  # stops once past PEER_BUDGET_S
+    assert measure.measure_peer(slow, L, 5, 5)["peer_runs"] == 2  # stops once past PEER_BUDGET_S
     monkeypatch.setitem(sys.modules, "pymetis", None)
-    r = bench.measure_peer(peers.metis(2), L, 5, 5)
+    r = measure.measure_peer(peers.metis(2), L, 5, 5)
     assert r["peer_status"] == "unavailable" and "pymetis" in r["peer_detail"]
 
 
 def test_kernighan_lin_peer_starts_from_the_rows_start(monkeypatch):
-    L = bench.Loaded(bench.specs(True)["roads"], bench.DATA_DIR, "cpu")
+    L = Loaded(specs("tiny")["roads"], DATA_DIR, "cpu")
     seen = []
 
     def record(G, partition=None, seed=None):
@@ -321,8 +345,8 @@ def test_kernighan_lin_peer_starts_from_the_rows_start(monkeypatch):
         return partition
 
     monkeypatch.setattr(nx.community, "kernighan_lin_bisection", record)
-    r = bench.measure_peer(peers.nx_kernighan_lin(bench._kl_start), L, 5, 5)
-    side = bench._kl_start(L)
+    r = measure.measure_peer(peers.nx_kernighan_lin(_kl_start), L, 5, 5)
+    side = _kl_start(L)
     n, m, halves, seed = seen[0]
     assert (n, m, seed) == (34, 78, 0)
     assert halves == (set(np.flatnonzero(side == 0).tolist()), set(np.flatnonzero(side == 1).tolist()))
@@ -407,8 +431,8 @@ def test_oracles_agree_with_networkx():
 
 
 @pytest.mark.gpu
-def test_quick_gpu_run(tmp_path):
-    status = bench.main(["--device", "gpu", "--quick", "--graphs", "generated", "--out", str(tmp_path)])
+def test_tiny_gpu_run(tmp_path):
+    status = bench("--device", "gpu", "--size", "tiny", "--graph-source", "generated", "--out", str(tmp_path))
     doc, _ = _doc(tmp_path)
     bad = [r for r in doc["rows"] if r["status"] != "ok" or r["validated"] is not True]
     assert status == 0 and not bad, bad

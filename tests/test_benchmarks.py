@@ -19,9 +19,10 @@ if str(ROOT) not in sys.path:  # `pytest` (not `python -m pytest`) does not put 
     sys.path.insert(0, str(ROOT))
 
 import semiring as sr  # noqa: E402
-from benchmarks import gpu_peers, peers  # noqa: E402
 from benchmarks.__main__ import main  # noqa: E402
-from benchmarks.references import levels_from_tree  # noqa: E402
+from benchmarks.peers import device as gpu_peers  # noqa: E402
+from benchmarks.peers import host as peers  # noqa: E402
+from semiring._bench.references import levels_from_tree  # noqa: E402
 from semiring.testing.validate import ValidationError  # noqa: E402
 
 
@@ -33,7 +34,8 @@ def _load(out, prefix):
 
 
 def _table_keys(size="tiny"):
-    from benchmarks import cpu_graphs, cpu_table
+    from benchmarks.suites import cpu_table
+    from benchmarks.suites.cpu_table import graphs as cpu_graphs
 
     specs = cpu_graphs.specs(size)
     return [(r.algorithm, specs[r.graph].name) for r in cpu_table.rows(size)]
@@ -80,12 +82,13 @@ def test_cpu_suite_tiny_without_graphblas(tmp_path, monkeypatch):
     assert "Command: `python -m benchmarks run --suite cpu --size tiny" in md
 
 
-def test_seed_table_tiny_command_line(tmp_path):
-    cmd = [sys.executable, "-m", "benchmarks", "run", "--suite", "seed-table", "--size", "tiny",
+def test_strategies_tiny_command_line(tmp_path):
+    cmd = [sys.executable, "-m", "benchmarks", "run", "--suite", "strategies", "--size", "tiny",
            "--out", str(tmp_path)]
     proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    doc, md = _load(tmp_path, "seed-table-tiny")
+    doc, md = _load(tmp_path, "strategies-tiny")
+    assert doc["meta"]["suite"] == "strategies" and "Reference numbers (ms" in md
     rows = doc["rows"]
     assert [g["n"] for g in doc["graphs"]] == [100, 1000, 10000]
     cpu = [r for r in rows if r["system"] == "semiring cpu" and r["engine"] == "algebra"]
@@ -101,7 +104,7 @@ def test_seed_table_tiny_command_line(tmp_path):
 
 
 def test_gpu_suite_without_gpu_exits_cleanly(tmp_path):
-    from benchmarks.env import gpu_status
+    from semiring._bench.env import gpu_status
 
     if gpu_status()[0] is not None:
         pytest.skip("a GPU is present: the gpu suite would run")
@@ -141,11 +144,12 @@ def test_device_validators_with_numpy_standing_in():
 
 
 def test_deep_suite_validates_and_reports_targets(tmp_path, monkeypatch):
-    from benchmarks import deep
+    from benchmarks.suites import deep
 
     small = [("path-300", deep.path(300), [0], "path"), ("path-1000000", deep.path(2000), [0, 5], "stand-in")]
     monkeypatch.setattr(deep, "graphs", lambda size, data_dir: small)
-    assert main(["run", "--suite", "deep", "--size", "tiny", "--out", str(tmp_path)]) == 0
+    # no suite deadline: on a busy machine the algebra engine's rows take seconds each
+    assert main(["run", "--suite", "deep", "--size", "tiny", "--budget-s", "1e9", "--out", str(tmp_path)]) == 0
     doc, md = _load(tmp_path, "deep-tiny")
     rows = doc["rows"]
     assert {(r["graph"], r["kernel"], r["system"], r["input"]) for r in rows} == {
@@ -154,6 +158,9 @@ def test_deep_suite_validates_and_reports_targets(tmp_path, monkeypatch):
                      ("semiring algebra", "Graph"), ("scipy", "scipy CSR"))}
     assert all(r["validated"] for r in rows)
     assert {r["engine"] for r in rows if r["system"] == "semiring default"} == {"fused"}
+    goals = {t["target"]: t for t in doc["targets"]}
+    assert {t["status"] for t in doc["targets"]} <= {"met", "not met"} and len(goals) == 4
+    assert goals["bfs path-1000000 (Matrix) <= 2 s"]["system"] == "semiring default"
     assert "| bfs path-1000000 (Matrix) <= 2 s |" in md and "| sssp path-1000000 (Graph) <= 5 s |" in md
     # a wrong answer is caught: the reference levels of scipy disagree with a corrupted result
     bad = deep._check_bfs(deep._levels_reference(deep.path(5).to_scipy().astype(float), 0),
@@ -163,8 +170,9 @@ def test_deep_suite_validates_and_reports_targets(tmp_path, monkeypatch):
 
 def test_cpu_algorithm_table_tiny_checks_every_system(tmp_path):
     pytest.importorskip("graphblas", reason="python-graphblas is the peer of the table (the test extra has it)")
-    from benchmarks import cpu_table, cpu_table_report
-    from benchmarks.cpu_systems import SYSTEMS
+    from benchmarks.suites import cpu_table
+    from benchmarks.suites.cpu_table import report as cpu_table_report
+    from benchmarks.suites.cpu_table.systems import SYSTEMS
 
     assert main(["run", "--suite", "cpu", "--size", "tiny", "--algorithms", ",".join(cpu_table.ALGORITHMS),
                  "--out", str(tmp_path)]) == 0
@@ -201,7 +209,8 @@ def test_cpu_algorithm_table_tiny_checks_every_system(tmp_path):
 
 def test_cpu_algorithm_table_reports_wrong_answers_and_errors(tmp_path, monkeypatch):
     pytest.importorskip("graphblas", reason="python-graphblas is the peer of the table (the test extra has it)")
-    from benchmarks import cpu_systems, gb_direct
+    from benchmarks.peers import gb_direct
+    from benchmarks.suites.cpu_table import systems as cpu_systems
 
     real = gb_direct.triangle_count
     monkeypatch.setattr(gb_direct, "triangle_count", lambda gb, A: real(gb, A) + 1)
@@ -240,7 +249,9 @@ def test_cpu_algorithm_table_reports_wrong_answers_and_errors(tmp_path, monkeypa
 def test_cpu_algorithm_table_cuts_a_slow_system_at_its_budget(monkeypatch):
     import time
 
-    from benchmarks import cpu_graphs, cpu_systems, cpu_table
+    from benchmarks.suites import cpu_table
+    from benchmarks.suites.cpu_table import graphs as cpu_graphs
+    from benchmarks.suites.cpu_table import systems as cpu_systems
 
     def slow(H):
         return cpu_systems.System("networkx", "sleeps", lambda _: time.sleep(0.5), lambda r, _: None)

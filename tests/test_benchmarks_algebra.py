@@ -18,11 +18,14 @@ if str(ROOT) not in sys.path:  # `pytest` (not `python -m pytest`) does not put 
     sys.path.insert(0, str(ROOT))
 
 import semiring as sr  # noqa: E402
-from benchmarks import algebra, gpu_peers, peers  # noqa: E402
 from benchmarks.__main__ import main  # noqa: E402
-from benchmarks.graphs import DATA_DIR  # noqa: E402
-from benchmarks.runner import Ctx  # noqa: E402
-from benchmarks.timing import Deadline, Progress, WallTimer  # noqa: E402
+from benchmarks.harness.graphs import DATA_DIR  # noqa: E402
+from benchmarks.peers import device as gpu_peers  # noqa: E402
+from benchmarks.peers import host as peers  # noqa: E402
+from benchmarks.suites import algebra  # noqa: E402
+from benchmarks.suites.algebra import loops, operations  # noqa: E402
+from semiring._bench.runner import Ctx  # noqa: E402
+from semiring._bench.timing import Deadline, WallTimer  # noqa: E402
 
 NEW_APIS = {"record": "recorded body, replayed", "while_nonempty": "README BFS loop, device loop"}
 ROWS = {"vxm masked any_pair", "ewise_add min", "assign masked scalar", "body of 10 operations, eager",
@@ -31,9 +34,13 @@ ROWS = {"vxm masked any_pair", "ewise_add min", "assign masked scalar", "body of
         "pagerank", "pagerank power iteration", "mxm masked plus_times"}
 
 
+def _ctx(deadline_s):
+    return Ctx(None, {"cpu": WallTimer()}, 1, 1, 5.0, DATA_DIR, size="tiny", deadline=Deadline(deadline_s))
+
+
 def _run_rows():
-    ctx = Ctx(None, {"cpu": WallTimer()}, 1, 1, 5.0, DATA_DIR)
-    return algebra.run("tiny", "cpu", ctx, Deadline(50.0), Progress(None, "algebra"))
+    out = algebra.run(_ctx(50.0))
+    return out["graphs"], out["rows"], out["notes"]
 
 
 def _by_row(rows):
@@ -89,7 +96,7 @@ def stand_ins(monkeypatch):
     nvals = Vector.nvals
 
     def counted(self):
-        if _Reads.active and sys._getframe(1).f_code.co_filename == algebra.__file__:
+        if _Reads.active and sys._getframe(1).f_code.co_filename == loops.__file__:
             _Reads.count += 1
         return nvals.fget(self)
 
@@ -155,9 +162,9 @@ def test_the_readme_loop_is_the_readme_s():
         assert line in readme
         import inspect
 
-        assert line in inspect.getsource(algebra.readme_loop)
+        assert line in inspect.getsource(loops.readme_loop)
     A = sr.Matrix.from_coo([0, 0, 1, 2], [1, 2, 3, 3], nrows=4, ncols=4)
-    level = algebra.readme_loop(A, sr.Vector.from_coo([0], [0], size=4, dtype="int64"),
+    level = loops.readme_loop(A, sr.Vector.from_coo([0], [0], size=4, dtype="int64"),
                                 sr.Vector.from_coo([0], [True], size=4))
     assert level.to_dense(-1).tolist() == [0, 1, 1, 2]
 
@@ -175,13 +182,12 @@ def test_power_iteration_peer_matches_networkx():
 def test_masked_product_row_rejects_a_wrong_product(monkeypatch):
     """Row 11 validates against SciPy's product on A's pattern: the library's answer passes, a
     product by another semiring (max.times) fails; python-graphblas's passes either way."""
-    ctx = Ctx(None, {"cpu": WallTimer()}, 1, 1, 5.0, DATA_DIR)
-    run = algebra.Suite("tiny", "cpu", ctx, Deadline(20.0), Progress(None, "algebra"))
+    run = algebra.Rows(_ctx(20.0))
     g = run.load("kron10")
-    algebra.masked_product(run, g)
+    operations.masked_product(run, g)
     mxm = sr.mxm
     monkeypatch.setattr(sr, "mxm", lambda A, B, s, **kw: mxm(A, B, sr.semirings.max_times, **kw))
-    algebra.masked_product(run, g)
+    operations.masked_product(run, g)
     got = [(r["system"], r["status"]) for r in run.rows]
     assert got[0] == ("semiring", "ok") and ("semiring", "validation failed") in got[1:]
     assert all(status == "ok" for system, status in got if system == "python-graphblas")

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks import distributed_model
+from benchmarks.distributed import model as distributed_model
 from semiring.distributed import model
 
 RESULTS = Path(__file__).resolve().parents[1] / "benchmarks" / "results" / "distributed-nvidia-h200-x2-20261122"

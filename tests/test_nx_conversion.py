@@ -411,7 +411,7 @@ def test_generator_declines_with_a_reason(name, args, kwargs, words):
 
 
 # ---------------------------------------------------------------------------------------------
-# the benchmark's call specs (benchmarks/nx_backend.py): they fit networkx, and they catch a wrong answer
+# the benchmark's call specs (benchmarks/suites/nx_backend): they fit networkx, and they catch a wrong answer
 # ---------------------------------------------------------------------------------------------
 def _bench():
     from pathlib import Path
@@ -419,7 +419,7 @@ def _bench():
     root = str(Path(__file__).resolve().parents[1])
     if root not in sys.path:
         sys.path.insert(0, root)
-    from benchmarks import nx_backend
+    from benchmarks.suites import nx_backend
 
     return nx_backend
 

@@ -56,7 +56,7 @@ level. Kernighan-Lin's bisection of a graph of more than DEVICE_SMALL vertices i
 refinement with each side's cap equal to its starting size, in V-cycles that keep the bisection
 (coarsening merges vertices of one side only): the sides keep their sizes and the cut never
 rises. On NY roads (264,346 vertices, 3 percent imbalance) its cuts are below METIS's for k = 2,
-8 and 64 (``benchmarks/partition_gpu.py --quality``).
+8 and 64 (``python -m benchmarks run --suite partition-gpu --quality``).
 
 The graph must be undirected (a symmetric matrix). Values are edge weights (a bool pattern
 weighs 1 per edge; explicit zeros are edges of weight 0); they must be non-negative and not

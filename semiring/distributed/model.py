@@ -145,7 +145,7 @@ def kronecker_profile(scale, edge_factor=16, fractions=None):
 def profile_from_trace(levels, n, m):
     """The level shape (fractions of n and m) of a measured search, for :func:`kronecker_profile`.
 
-    ``levels`` are the per-level records of ``benchmarks/distributed.py``'s JSON (or
+    ``levels`` are the per-level records of ``python -m benchmarks.distributed``'s JSON (or
     :class:`~semiring.distributed.bfs.DistLevelTrace` objects): direction, frontier,
     edges_examined. A push level's examined edges are its frontier's out-edges; a pull
     level's are the pulled edges (an upper bound, as the trace counts them).
@@ -174,7 +174,7 @@ def bfs_prediction(scale, P, link="nvlink", edge_factor=16, id_bytes=4, parents=
 
 
 def trace_levels(levels, n):
-    """:class:`Level` records of a measured search (``benchmarks/distributed.py``'s JSON levels or
+    """:class:`Level` records of a measured search (``python -m benchmarks.distributed``'s JSON levels or
     :class:`~semiring.distributed.bfs.DistLevelTrace` objects), with the unvisited count before each."""
     out, seen = [], 1.0
     for lv in levels:
