@@ -49,6 +49,9 @@ def run(ctx):
     registered = nx.utils.backends._registered_algorithms
     info, rows, notes = [], [], []
     specs = graph_specs(size, ctx.data_dir)
+    picked = getattr(ctx.options, "graphs", None)
+    if picked:
+        specs = {g: spec for g, spec in specs.items() if g in picked}
     names = sorted(FUNCTIONS)
     for name in names:
         if name not in SPECS:
@@ -107,6 +110,7 @@ METHOD = ("Method: wall-clock seconds (time.perf_counter) of the whole call as a
 SUITE = Suite("networkx", "the networkx backend against networkx itself, and the conversion of a networkx graph",
               run, tables=lambda doc: report.table(doc["rows"]), method=METHOD,
               limits={"full": Limits(1, 1, NX_BUDGET_S, 5400.0), "tiny": Limits(1, 1, 30.0, 900.0)},
-              summary=lambda doc: report.summary(doc["rows"]))
+              summary=lambda doc: report.summary(doc["rows"]),
+              graph_names=lambda size: list(graph_specs(size, None)))
 
 __all__ = ["SUITE", "METHOD", "SPECS", "run", "gnm", "roads", "picks", "public", "conversion_rows", "function_row"]
