@@ -32,7 +32,7 @@ import numpy as np
 from ... import _host
 from ..._once import derived
 from ...core._rowptr import is_hyper
-from . import resident
+from . import _resident_write as resident  # the write step and the helpers the resident families share
 from .launch import capturable_only, ptrs
 
 #: Operators whose products are a sum of (value or 1) x (value or 1): whether the product uses
