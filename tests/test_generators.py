@@ -791,3 +791,10 @@ def test_undirected_merge_equals_a_build_of_both_directions(weights):
         dtype = "bool" if w is None else w.dtype.name
         got = _common._undirected([u, v], w, n, dtype, "cpu")
         assert got.isequal(want, check_dtype=True)
+
+
+def test_kronecker_module_examples_run():
+    import doctest
+
+    result = doctest.testmod(_kronecker, optionflags=doctest.NORMALIZE_WHITESPACE)
+    assert result.attempted >= 5 and result.failed == 0
