@@ -23,7 +23,7 @@ from ....exceptions import DomainMismatch, InvalidValue, NegativeCycleError, Out
 from ....backends._xp import asnumpy
 from ...algorithms.paths import distances
 from .._common import checked_by, weight_reason
-from ._pairs import DICT_ENTRY_BYTES, require_pairs  # noqa: F401 (DICT_ENTRY_BYTES: importable here too)
+from ._pairs import require_pairs
 from .bellman_ford import _potentials
 
 
