@@ -26,7 +26,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import semiring as sr
-from semiring.backends.gpu import _partition_ops as gpo
 from semiring.backends.gpu import partition as gp
 from _partition_emulator import EmulatedOps
 from test_partition import (balance_oracle, cap_bound, check_partition, cut_oracle, dense, graphs, grid_pieces,
@@ -447,7 +446,7 @@ def test_gpu_host_reads_equal_the_emulated_count(monkeypatch):
     with sr.host_reads() as hk:
         sr.algorithms.kernighan_lin_bisection(G, seed=1)
     _emulate(monkeypatch)
-    monkeypatch.setattr(EmulatedOps, "graphs", recording.available() and gpo.graph_failure is None)
+    monkeypatch.setattr(EmulatedOps, "graphs", recording.available() and gp.graph_failure is None)
     Gc = Graph(A)
     sr.algorithms.partition(Gc, 4, seed=1)
     EmulatedOps.reads = 0
