@@ -31,7 +31,7 @@ LAYERS = (
     ("semiring.backends",),
     ("semiring.algorithms", "semiring.io", "semiring.generators"),
     ("semiring",),  # the public front: it imports ops, core, algorithms, generators and io
-    ("semiring.nx", "semiring.cli", "semiring.distributed", "semiring.testing"),
+    ("semiring.nx", "semiring.cli", "semiring.distributed", "semiring.testing", "semiring._bench"),
     ("semiring.__main__",),
 )
 
@@ -140,7 +140,10 @@ def layer_violations(edges):
     """'importer -> imported (line n)' for every import of a higher layer not in UPWARD."""
     out = []
     for a, b, line, _ in edges:
-        if layer_of(b) > layer_of(a) and not any(_within(a, pa) and _within(b, pb) for pa, pb in UPWARD):
+        la, lb = layer_of(a), layer_of(b)
+        if la is None or lb is None:  # (test_every_module_has_a_layer names them)
+            continue
+        if lb > la and not any(_within(a, pa) and _within(b, pb) for pa, pb in UPWARD):
             out.append(f"{a} -> {b} (line {line})")
     return sorted(set(out))
 
