@@ -62,3 +62,21 @@ def require(nbytes, what, device="cpu"):
     if nbytes > MEMORY_FRACTION * free:
         raise OutOfMemory(f"{what}: needs {_fmt(nbytes)} ({nbytes:,} bytes) of {device} memory; "
                           f"{_fmt(free)} is free")
+
+
+#: Peak bytes of building a graph from generated edges, measured (resident set size) on the
+#: generators' builds (kronecker, grid, random_geometric) at 10**5..10**7 edges and rounded up:
+#: per generated edge (endpoints, merge keys, the sorted symmetric entries and the CSR build)
+#: without and with weights, and per vertex.
+GRAPH_BUILD_BYTES_PER_EDGE = {False: 144, True: 240}
+GRAPH_BUILD_BYTES_PER_VERTEX = 48
+
+
+def require_graph_build(n, m, weighted, what, device="cpu"):
+    """Raise :class:`OutOfMemory` before generating when a graph of ``n`` vertices built from
+    ``m`` generated edges (``weighted``: with values) would not fit in the memory free on
+    ``device`` (the measured peak of a build: :data:`GRAPH_BUILD_BYTES_PER_VERTEX` per vertex and
+    :data:`GRAPH_BUILD_BYTES_PER_EDGE` per edge). The message names ``what`` (the call) and the
+    sizes."""
+    require(GRAPH_BUILD_BYTES_PER_VERTEX * n + GRAPH_BUILD_BYTES_PER_EDGE[bool(weighted)] * m,
+            f"{what}: {n:,} vertices, about {m:,} edges", device)

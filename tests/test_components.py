@@ -21,6 +21,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import semiring as sr
+from semiring.algorithms import _components_cc as cc_module
 from semiring.algorithms import components as components_module
 from semiring.backends._xp import asnumpy
 
@@ -218,7 +219,7 @@ def test_cc_is_exact_whatever_the_sample_takes_for_the_giant_component(A, data):
     for the giant component (a small component's, a label no vertex has, or the true one),
     and whether it takes it for a giant component (final rounds from the vertices outside it
     and its edge) or not (final rounds from every vertex)."""
-    real = components_module._most_frequent
+    real = cc_module._most_frequent
 
     def pick(L):
         labels = asnumpy(L.to_dense())
@@ -233,7 +234,7 @@ def test_cc_is_exact_whatever_the_sample_takes_for_the_giant_component(A, data):
             return -1, share
         return data.draw(st.integers(0, labels.size - 1)), share
 
-    with algebra_engine(), mock.patch.object(components_module, "_most_frequent", pick):
+    with algebra_engine(), mock.patch.object(cc_module, "_most_frequent", pick):
         check(A, cc, "weak")
 
 
@@ -243,7 +244,7 @@ def test_cc_is_exact_whatever_the_sample_takes_for_the_giant_component(A, data):
 def test_cc_rounds_give_the_same_labels_with_masked_and_full_products(A, fraction):
     """The final rounds read the active rows through a mask (few rows) or through products
     over every row made full (many rows): both give the same components."""
-    with algebra_engine(), mock.patch.object(components_module, "MASKED_ROWS_FRACTION", fraction):
+    with algebra_engine(), mock.patch.object(cc_module, "MASKED_ROWS_FRACTION", fraction):
         check(A, cc, "weak")
 
 
@@ -264,7 +265,7 @@ def test_link_rounds_merge_star_forests_into_stars(n, seed, groups, links):
     if links and rng.random() < 0.5:  # a chain of roots, each hooked under the next in one round
         chain = np.sort(np.unique(roots[group]))[::-1]
         src, dst = np.concatenate([src, chain[:-1]]), np.concatenate([dst, chain[1:]])
-    got, _ = components_module._link_rounds(L, src.astype(np.int64), dst.astype(np.int64), "cpu")
+    got, _ = cc_module._link_rounds(L, src.astype(np.int64), dst.astype(np.int64), "cpu")
     g = asnumpy(got.to_dense())
     np.testing.assert_array_equal(g[g], g)
     # oracle: components of (vertex -- its group's root) and the links
@@ -285,8 +286,8 @@ def test_a_chain_of_roots_hooked_in_one_round_becomes_one_star():
     # the root v takes the offer v - 1, for v = 1 .. n - 1
     at = np.arange(1, n)
     lo = sr.Vector.from_coo(at, at - 1, size=n)
-    assert components_module._hook(L, lo, at, "cpu").to_dense().tolist() == [0] * n
-    got, rounds = components_module._link_rounds(L, np.arange(1, n), np.arange(0, n - 1), "cpu")
+    assert cc_module._hook(L, lo, at, "cpu").to_dense().tolist() == [0] * n
+    got, rounds = cc_module._link_rounds(L, np.arange(1, n), np.arange(0, n - 1), "cpu")
     assert got.to_dense().tolist() == [0] * n and rounds == 1
 
 
@@ -296,13 +297,13 @@ def test_cc_sample_phase_finds_the_giant_component():
     12: 3,332 vertices in the giant component, 764 isolated ones)."""
     A = sr.generators.kronecker(12, seed=3)
     seen = []
-    real = components_module._hooking_rounds
+    real = cc_module._hooking_rounds
 
     def spy(mats, L, active, device):
         seen.append(active.nvals)
         return real(mats, L, active, device)
 
-    with algebra_engine(), mock.patch.object(components_module, "_hooking_rounds", spy):
+    with algebra_engine(), mock.patch.object(cc_module, "_hooking_rounds", spy):
         check(A, cc, "weak")
     _, labels = scipy_labels(A, "weak")
     assert np.bincount(labels).max() > A.nrows // 2

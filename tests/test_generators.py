@@ -27,8 +27,10 @@ from scipy.spatial import cKDTree
 import semiring as sr
 from semiring import InvalidValue
 from semiring.core.matrix import Matrix
+from semiring.generators import _common
 from semiring.generators import _generators as gen
-from semiring.generators import grid, kronecker, random_geometric
+from semiring.generators import _kronecker
+from semiring.generators import grid, kronecker, kronecker_permutation, kronecker_range, random_geometric
 
 
 # ---------------------------------------------------------------------------------------------
@@ -438,8 +440,10 @@ def test_memory_estimate_bounds_the_build(monkeypatch, call):
     # not refused)
     import tracemalloc
 
+    import semiring._memory as memory
+
     seen = []
-    monkeypatch.setattr(gen, "require", lambda nbytes, what, device="cpu": seen.append(nbytes))
+    monkeypatch.setattr(memory, "require", lambda nbytes, what, device="cpu": seen.append(nbytes))
     tracemalloc.start()
     try:
         eval(call, {"kronecker": kronecker, "grid": grid, "random_geometric": random_geometric})
@@ -501,26 +505,26 @@ def splitmix64(state):
 def test_words_are_splitmix64_outputs():
     # the k-th output of SplitMix64 seeded with key: state key + k * gamma, advanced once
     key = 0x0123456789ABCDEF
-    got = gen._words(np, key, np.array([0, 1, 2, 1000, 2**40], dtype=np.int64))
+    got = _common._words(np, key, np.array([0, 1, 2, 1000, 2**40], dtype=np.int64))
     want = [splitmix64((key + k * 0x9E3779B97F4A7C15) & MASK64) for k in (0, 1, 2, 1000, 2**40)]
     assert got.dtype == np.uint64 and got.tolist() == want
     # published first output of SplitMix64 seeded with 0 (java.util.SplittableRandom's mixer)
-    assert gen._words(np, 0, np.array([0]))[0] == 0xE220A8397B1DCDAF
+    assert _common._words(np, 0, np.array([0]))[0] == 0xE220A8397B1DCDAF
 
 
 def test_unit_floats_use_the_top_53_bits():
     z = np.array([0, 2**11 - 1, 2**11, MASK64], dtype=np.uint64)
-    assert gen._unit_floats(z).tolist() == [0.0, 0.0, 2.0**-53, 1 - 2.0**-53]
+    assert _common._unit_floats(z).tolist() == [0.0, 0.0, 2.0**-53, 1 - 2.0**-53]
 
 
 def test_stream_keys_differ_across_seeds_and_streams():
-    keys = {gen._stream_key(seed, stream) for seed in (0, 1, 2, 2**64 - 1, 2**64, 2**70) for stream in range(1, 5)}
+    keys = {_common._stream_key(seed, stream) for seed in (0, 1, 2, 2**64 - 1, 2**64, 2**70) for stream in range(1, 5)}
     assert len(keys) == 24
 
 
 def kronecker_edges_by_hand(seed, scale, edge_factor, a=0.57, b=0.19, c=0.19):
     """The documented rule, one edge and one bit at a time in Python ints."""
-    key = gen._stream_key(seed, gen._KRON_BITS)
+    key = _common._stream_key(seed, _common._KRON_BITS)
     t = [min(round(p * 2**32), 2**32 - 1) for p in (a, a + b, a + b + c)]
     npairs = (scale + 1) // 2
     us, vs = [], []
@@ -539,9 +543,9 @@ def kronecker_edges_by_hand(seed, scale, edge_factor, a=0.57, b=0.19, c=0.19):
 
 @pytest.mark.parametrize("scale, edge_factor, seed", [(1, 3, 0), (4, 2, 7), (7, 1, 123)])
 def test_kronecker_edges_follow_the_documented_rule(scale, edge_factor, seed):
-    key = gen._stream_key(seed, gen._KRON_BITS)
-    u, v = gen._kronecker_edges(np, key, scale, edge_factor << scale, 0.57, 0.19, 0.19, 1 << 15)
+    u, v, w = kronecker_range(scale, 0, edge_factor << scale, seed, permute=False)
     want_u, want_v = kronecker_edges_by_hand(seed, scale, edge_factor)
+    assert w is None and u.dtype == v.dtype == np.int64
     assert u.tolist() == want_u and v.tolist() == want_v
 
 
@@ -549,15 +553,14 @@ def test_kronecker_edges_follow_the_documented_rule(scale, edge_factor, seed):
 def test_kronecker_does_not_depend_on_the_chunk_size(monkeypatch, chunk):
     # the GPU generates in chunks of 2**25 edges, the CPU in chunks of 2**15: any split agrees
     want = kronecker(9, seed=4, weights=(1, 9))
-    monkeypatch.setitem(gen._CHUNK, "cpu", chunk)
+    monkeypatch.setitem(_kronecker._CHUNK, "cpu", chunk)
     assert kronecker(9, seed=4, weights=(1, 9)).isequal(want, check_dtype=True)
 
 
 def test_kronecker_quadrant_frequencies():
     a, b, c = 0.45, 0.25, 0.15
-    key = gen._stream_key(3, gen._KRON_BITS)
     scale, m = 8, 1 << 15
-    u, v = gen._kronecker_edges(np, key, scale, m, a, b, c, 1 << 15)
+    u, v, _ = kronecker_range(scale, 0, m, 3, a=a, b=b, c=c, permute=False)
     bits = np.arange(scale)
     ub = (u[:, None] >> bits) & 1
     vb = (v[:, None] >> bits) & 1
@@ -567,34 +570,100 @@ def test_kronecker_quadrant_frequencies():
     assert chi2 < 16.3, (counts / counts.sum(), chi2)  # 3 degrees of freedom, p = 0.001
 
 
+@pytest.mark.parametrize("scale, start, stop, seed", [(3, 5, 40, 0), (6, 100, 357, 9), (9, 4000, 4096, 2)])
+def test_kronecker_range_follows_the_documented_rule(scale, start, stop, seed):
+    # edge e of a range is edge e of the whole list, whatever the range starts at
+    u, v, _ = kronecker_range(scale, start, stop, seed, permute=False)
+    want_u, want_v = kronecker_edges_by_hand(seed, scale, -(-stop >> scale))
+    assert u.tolist() == want_u[start:stop] and v.tolist() == want_v[start:stop]
+
+
+@pytest.mark.parametrize("weights", [None, (1, 9), (0.5, 2.0)])
+def test_kronecker_ranges_build_the_kronecker_graph(weights):
+    # any split of the edge list into ranges, each generated alone, gives kronecker's matrix
+    scale, edge_factor, seed = 8, 5, 7
+    m = edge_factor << scale
+    cuts = np.sort(np.random.default_rng(3).integers(0, m, 6))
+    pieces = [kronecker_range(scale, s, e, seed, weights=weights) for s, e in zip(np.r_[0, cuts], np.r_[cuts, m])]
+    u, v = np.concatenate([p[0] for p in pieces]), np.concatenate([p[1] for p in pieces])
+    assert u.shape == (m,) and min(u.min(), v.min()) >= 0 and max(u.max(), v.max()) < 1 << scale
+    keep = u != v
+    r, c = np.r_[u[keep], v[keep]], np.r_[v[keep], u[keep]]
+    if weights is None:
+        assert all(p[2] is None for p in pieces)
+        built = Matrix.from_coo(r, c, None, nrows=1 << scale, ncols=1 << scale, dtype="bool", dup_op=sr.binary.lor)
+    else:
+        w = np.concatenate([p[2] for p in pieces])
+        assert w.dtype == (np.int64 if isinstance(weights[0], int) else np.float64)
+        assert w.min() >= weights[0] and w.max() <= weights[1]
+        built = Matrix.from_coo(r, c, np.r_[w[keep], w[keep]], nrows=1 << scale, ncols=1 << scale,
+                                dup_op=sr.binary.min)
+    assert built.isequal(kronecker(scale, edge_factor, seed, weights=weights), check_dtype=True)
+
+
+def test_kronecker_range_permutes_by_kronecker_permutation():
+    perm = kronecker_permutation(7, seed=4)
+    assert perm.dtype == np.int64 and np.array_equal(np.sort(perm), np.arange(1 << 7))
+    raw_u, raw_v, _ = kronecker_range(7, 10, 500, 4, permute=False)
+    u, v, _ = kronecker_range(7, 10, 500, 4)
+    assert np.array_equal(u, perm[raw_u]) and np.array_equal(v, perm[raw_v])
+    assert not np.array_equal(perm, kronecker_permutation(7, seed=5))
+    empty = kronecker_range(7, 500, 500, 4, weights=(1, 9))
+    assert [x.shape for x in empty] == [(0,)] * 3 and empty[2].dtype == np.int64
+
+
+@pytest.mark.parametrize("args, kwargs, words", [
+    ((0, 0, 1), {}, "kronecker_range: scale: expected an integer in 1..31; given 0"),
+    ((4, -1, 1), {}, "kronecker_range: start: expected an integer in 0..9223372036854775807; given -1"),
+    ((4, 5, 4), {}, "kronecker_range: stop: expected an integer in 5..9223372036854775807; given 4"),
+    ((4, 0, 1.5), {}, "kronecker_range: stop: expected an integer"),
+    ((4, 0, 1, None), {}, "kronecker_range: seed must be an integer; given None"),
+    ((4, 0, 1, -2), {}, "kronecker_range: seed must be an integer >= 0; given -2"),
+    ((4, 0, 1), {"permute": "yes"}, "kronecker_range: permute: expected True or False"),
+    ((4, 0, 1), {"a": 0.6, "b": 0.3}, "kronecker_range: expected a > 0, b >= 0, c >= 0 with a \\+ b \\+ c < 1"),
+    ((4, 0, 1), {"weights": (5, 1)}, "weights: expected"),
+    ((4, 0, 1), {"device": "tpu"}, "tpu"),
+])
+def test_kronecker_range_refuses_bad_arguments(args, kwargs, words):
+    with pytest.raises(InvalidValue, match=words):
+        kronecker_range(*args, **kwargs)
+
+
+@pytest.mark.parametrize("args, words", [((0,), "scale: expected an integer in 1..31"),
+                                         ((4, True), "seed must be an integer; given True")])
+def test_kronecker_permutation_refuses_bad_arguments(args, words):
+    with pytest.raises(InvalidValue, match=words):
+        kronecker_permutation(*args)
+
+
 def test_permutation_is_a_permutation():
     for n in (2, 8, 1 << 12):
-        perm = gen._permutation(np, gen._stream_key(5, gen._PERMUTATION), n)
+        perm = _kronecker._permutation(np, _common._stream_key(5, _common._PERMUTATION), n)
         assert np.array_equal(np.sort(perm), np.arange(n))
-    perm = gen._permutation(np, gen._stream_key(5, gen._PERMUTATION), 1 << 12)
+    perm = _kronecker._permutation(np, _common._stream_key(5, _common._PERMUTATION), 1 << 12)
     assert (perm == np.arange(1 << 12)).sum() < 10  # not the identity (about one fixed point)
 
 
 def test_weights_are_counter_based_and_in_range():
-    key = gen._stream_key(1, gen._WEIGHTS)
-    w, d = gen._weights(np, (-5, 5), 20000, key)
+    key = _common._stream_key(1, _common._WEIGHTS)
+    w, d = _common._weights(np, (-5, 5), 20000, key)
     assert d == "int64" and w.dtype == np.int64 and w.min() == -5 and w.max() == 5
     assert np.all(np.abs(np.bincount(w + 5) / 20000 - 1 / 11) < 0.01)
     # weight k depends on counter k only
-    w2, _ = gen._weights(np, (-5, 5), 3, key, counters=np.array([7, 19999, 0]))
+    w2, _ = _common._weights(np, (-5, 5), 3, key, counters=np.array([7, 19999, 0]))
     assert w2.tolist() == [w[7], w[19999], w[0]]
-    full, _ = gen._weights(np, (-(2**63), 2**63 - 1), 1000, key)
+    full, _ = _common._weights(np, (-(2**63), 2**63 - 1), 1000, key)
     assert full.min() < -(2**61) and full.max() > 2**61
-    f, d = gen._weights(np, (0.5, 2.0), 20000, key)
+    f, d = _common._weights(np, (0.5, 2.0), 20000, key)
     assert d == "float64" and f.min() >= 0.5 and f.max() < 2.0 and abs(f.mean() - 1.25) < 0.02
-    assert gen._weights(np, None, 5, key) == (None, "bool")
+    assert _common._weights(np, None, 5, key) == (None, "bool")
 
 
 def test_grid_weights_are_counter_based():
     W = grid(4, 5, weights=(1, 1000), seed=3)
     u = np.concatenate([np.arange(20).reshape(4, 5)[:-1].ravel(), np.arange(20).reshape(4, 5)[:, :-1].ravel()])
     v = np.concatenate([np.arange(20).reshape(4, 5)[1:].ravel(), np.arange(20).reshape(4, 5)[:, 1:].ravel()])
-    w, _ = gen._weights(np, (1, 1000), u.size, gen._stream_key(3, gen._WEIGHTS))
+    w, _ = _common._weights(np, (1, 1000), u.size, _common._stream_key(3, _common._WEIGHTS))
     assert {(int(a), int(b)): int(x) for a, b, x in zip(u, v, w)} == {
         (i, j): x for (i, j), x in entries(W).items() if i < j}
 
@@ -693,7 +762,8 @@ def test_cell_search_at_exact_pair_distances():
 
 def test_cell_search_on_a_default_rgg():
     n = 1 << 14
-    pts = gen._unit_floats(gen._words(np, gen._stream_key(0, gen._POINTS), np.arange(2 * n))).reshape(n, 2)
+    key = _common._stream_key(0, _common._POINTS)
+    pts = _common._unit_floats(_common._words(np, key, np.arange(2 * n))).reshape(n, 2)
     r = 0.55 * math.sqrt(math.log(n) / n)
     assert bucket_pairs(pts, r) == kdtree_pairs(pts, r)
 
@@ -719,5 +789,12 @@ def test_undirected_merge_equals_a_build_of_both_directions(weights):
         vals = None if w is None else np.concatenate([w[keep], w[keep]])
         want = Matrix.from_coo(r, c, vals, nrows=n, ncols=n, dup_op=sr.binary.lor if w is None else sr.binary.min)
         dtype = "bool" if w is None else w.dtype.name
-        got = gen._undirected([u, v], w, n, dtype, "cpu")
+        got = _common._undirected([u, v], w, n, dtype, "cpu")
         assert got.isequal(want, check_dtype=True)
+
+
+def test_kronecker_module_examples_run():
+    import doctest
+
+    result = doctest.testmod(_kronecker, optionflags=doctest.NORMALIZE_WHITESPACE)
+    assert result.attempted >= 5 and result.failed == 0

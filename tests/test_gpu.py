@@ -500,10 +500,10 @@ def test_kronecker_on_gpu_is_deterministic_per_seed():
 @gpu
 @pytest.mark.parametrize("chunk", [1000, 4097])
 def test_kronecker_on_gpu_in_many_chunks(monkeypatch, chunk):
-    from semiring.generators import _generators
+    from semiring.generators import _kronecker
 
     cpu = sr.generators.kronecker(12, 5, seed=1, weights=(1, 9))
-    monkeypatch.setitem(_generators._CHUNK, "gpu", chunk)  # 20480 edges: several chunks, a partial last one
+    monkeypatch.setitem(_kronecker._CHUNK, "gpu", chunk)  # 20480 edges: several chunks, a partial last one
     assert sr.generators.kronecker(12, 5, seed=1, weights=(1, 9), device="gpu").isequal(cpu, check_dtype=True)
 
 

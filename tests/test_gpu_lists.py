@@ -23,10 +23,10 @@ gpu = pytest.mark.gpu
 @pytest.fixture
 def lists_everywhere(monkeypatch):
     """Every in-place output keeps a list, and an operation walks lists whenever they are valid."""
-    from semiring.backends.gpu import resident
+    from semiring.backends.gpu import _resident_write
 
-    monkeypatch.setattr(resident, "LIST_MIN", 1)
-    monkeypatch.setattr(resident, "LIST_DIV", 1)
+    monkeypatch.setattr(_resident_write, "LIST_MIN", 1)
+    monkeypatch.setattr(_resident_write, "LIST_DIV", 1)
 
 
 def _list_state(v):
@@ -51,9 +51,9 @@ def _check_list(v):
 
 def _check_scratch_at_rest():
     """Every product's scratch T is back at rest: no entry, an empty unlisted header."""
-    from semiring.backends.gpu import resident
+    from semiring.backends.gpu import _resident_write
 
-    for key, item in list(resident._scratch.items()):
+    for key, item in list(_resident_write._scratch.items()):
         if len(item) == 8:  # (presence, values, header, list, and their addresses)
             tp, _, th = item[:3]
             assert not bool(tp.any()) and not asnumpy(th).any(), key
@@ -199,9 +199,9 @@ def test_bfs_in_the_algebra_with_default_lists_matches_scipy(loop):
 def test_lists_come_back_after_results_too_long_to_walk(lists_everywhere, monkeypatch):
     """An operation on more entries than size / LIST_DIV walks the bitmap; a later short
     result is listed again, and the next operation walks that list."""
-    from semiring.backends.gpu import resident
+    from semiring.backends.gpu import _resident_write
 
-    monkeypatch.setattr(resident, "LIST_DIV", 8)
+    monkeypatch.setattr(_resident_write, "LIST_DIV", 8)
     n = 4096
     x = sr.Vector.from_coo(np.arange(0, n, 2), 1, size=n, dtype="int64", device="gpu")
     y = sr.Vector.from_coo([5], [1], size=n, dtype="int64", device="gpu")

@@ -741,9 +741,9 @@ def test_ny_roads_settle_order_and_paths(shared_data):
 
 def test_all_pairs_dicts_raise_out_of_memory_before_building(monkeypatch):
     import semiring as sr
-    from semiring.nx.nxapi.shortest_paths import dense
+    from semiring.nx.nxapi.shortest_paths import _pairs
 
-    monkeypatch.setattr(dense, "DICT_ENTRY_BYTES", 10**15)
+    monkeypatch.setattr(_pairs, "DICT_ENTRY_BYTES", 10**15)
     G = nx.path_graph(5)
     for f in (nx.floyd_warshall, nx.floyd_warshall_predecessor_and_distance, nx.johnson):
         with pytest.raises(sr.OutOfMemory, match="5 x 5 node pairs"):

@@ -98,45 +98,23 @@ insights from GVE-Louvain and nu-Louvain", arXiv:2501.19004, 2025. R. Rotta, A. 
 
 from __future__ import annotations
 
-import numbers
-
 import numpy as np
 
+from .. import _checks
 from .. import core as _core
-from ..backends._xp import asnumpy
 from ..backends.gpu import louvain as _device_louvain
 from ..core import _validate as _v
-from ..core.matrix import Matrix
 from ..core.vector import Vector
-from ..exceptions import DimensionMismatch, DomainMismatch, IndexOutOfBound, InvalidValue
+from ..exceptions import DomainMismatch, InvalidValue
 from ..ops import binary, indexunary, monoid, semiring, unary
-from ..ops.semiring import Semiring
+from ._community_labels import _by_first_vertex, _compact, _indicator, _labels_of
+from ._louvain import (  # noqa: F401 (the local moving's constants: importable here too)
+    BACKOFF_TRIES, MAX_ROUNDS, MOVE_TOLERANCE, ROUND_GAIN, STALL_ROUNDS, _coarsen, _Level, _local_moving,
+)
 from .graph import as_graph, on_graph_backend
 
 #: Default probability decay of a vertex that kept its community (``alpha`` of Ghosh et al.).
 DEACTIVATION = 0.1
-#: A vertex moves only if its best score beats staying by more than this (scores are gains
-#: divided by k_i / m, of order 1): equal scores from rounding do not move it.
-MOVE_TOLERANCE = 1e-12
-#: Local-moving rounds per level at most (a guard: a level ends long before on real graphs).
-MAX_ROUNDS = 1000
-#: Halvings of a round's moves (a random half kept each time) before giving it up, when the
-#: simultaneous moves lowered Q.
-BACKOFF_TRIES = 6
-#: Successive rounds gaining no more than ``min(threshold, ROUND_GAIN)`` end a level (two: one
-#: up round and one down round).
-STALL_ROUNDS = 2
-#: A round gaining no more than this (or ``threshold`` if smaller) counts toward the end of a level.
-ROUND_GAIN = 1e-7
-
-# (a_v) any.gt (c): the candidate community c has a smaller label than v's community a_v
-_SMALLER = Semiring(monoid.any, binary.gt)
-# (a_v) any.lt (c): a larger label
-_LARGER = Semiring(monoid.any, binary.lt)
-# score(v, c) any.minus sigma(c): a column shift by a diagonal matrix
-_ANY_MINUS = Semiring(monoid.any, binary.minus)
-# best(v) any.eq score(v, c): where a row reaches its maximum
-_ANY_EQ = Semiring(monoid.any, binary.eq)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -183,106 +161,9 @@ def _build_weights(G, what):
     return _Weights(W, k, d, float(k.sum()))
 
 
-def _real(x, what, *, low=None, high=None):
-    if isinstance(x, (bool, np.bool_)) or not isinstance(x, numbers.Real) or not np.isfinite(float(x)):
-        raise InvalidValue(f"{what}: expected a finite real number; given {x!r}")
-    x = float(x)
-    if (low is not None and x < low) or (high is not None and x >= high):
-        raise InvalidValue(f"{what}: expected a number in [{low}, {high}); given {x}")
-    return x
-
-
-def _labels_of(communities, n, device, what):
-    """Compact labels (int64 array on the device, values 0..K-1) and K for a partition given as a
-    Vector of labels or as an iterable of sets of vertex indices."""
-    xp = _v.xp_for(device)
-    if isinstance(communities, Vector):
-        if communities.size != n:
-            raise DimensionMismatch(f"{what}: expected one label per vertex (a Vector of size {n}); "
-                                    f"given size {communities.size}")
-        if communities.dtype.kind not in "iu":
-            raise DomainMismatch(f"{what}: expected integer community labels; given dtype {communities.dtype}")
-        if communities.nvals != n:
-            raise InvalidValue(f"{what}: every vertex needs a community label; "
-                               f"{n - communities.nvals} of {n} are absent")
-        labels = xp.asarray(communities.to(device).to_dense()).astype(np.int64)
-        return _compact_any(labels, xp)
-    if isinstance(communities, (Matrix, str, bytes)) or not hasattr(communities, "__iter__"):
-        raise InvalidValue(f"{what}: expected a Vector of labels or an iterable of sets of vertex indices; "
-                           f"given {type(communities).__name__}")
-    owner = np.full(n, -1, dtype=np.int64)
-    K = 0
-    for c, part in enumerate(communities):
-        if isinstance(part, (str, bytes)) or not hasattr(part, "__iter__"):
-            raise InvalidValue(f"{what}: each community must be a set of vertex indices; given {part!r}")
-        for v in part:
-            if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)):
-                raise InvalidValue(f"{what}: vertex indices must be integers; given {v!r}")
-            if not 0 <= v < n:
-                raise IndexOutOfBound(f"{what}: a vertex must be in 0..{n - 1}; given {v}")
-            if owner[v] >= 0:
-                raise InvalidValue(f"{what}: the communities must be disjoint (a partition); "
-                                   f"vertex {v} is in communities {owner[v]} and {c}")
-            owner[v] = c
-        K = c + 1
-    missing = np.flatnonzero(owner < 0)
-    if missing.shape[0]:
-        raise InvalidValue(f"{what}: the communities must cover every vertex (a partition); "
-                           f"{missing.shape[0]} vertices are in none, e.g. {int(missing[0])}")
-    return xp.asarray(owner), K
-
-
-def _compact_any(labels, xp):
-    """Labels renumbered 0..K-1 in increasing order of value (a sort and an adjacent difference)."""
-    if labels.shape[0] == 0:
-        return labels, 0
-    order = xp.argsort(labels)
-    s = labels[order]
-    rank = xp.zeros(labels.shape[0], dtype=np.int64)
-    rank[1:] = xp.cumsum(s[1:] != s[:-1])
-    out = xp.empty_like(rank)
-    out[order] = rank
-    return out, int(rank[-1]) + 1
-
-
-def _compact(a, xp):
-    """Labels in 0..n-1 renumbered 0..K-1 (the used ones, in order)."""
-    used = xp.zeros(a.shape[0], dtype=bool)
-    used[a] = True
-    new = xp.cumsum(used) - 1
-    return new[a], int(used.sum())
-
-
 # ---------------------------------------------------------------------------------------------
-# matrices of the method
+# modularity
 # ---------------------------------------------------------------------------------------------
-
-def _indicator(labels, K, device, rows=None):
-    """C(i, labels(i)) = 1.0 (n x K float64); ``rows`` picks a subset of rows (len(rows) x K)."""
-    xp = _v.xp_for(device)
-    lab = labels if rows is None else labels[rows]
-    r = lab.shape[0]
-    return Matrix.from_coo(xp.arange(r, dtype=np.int64), lab, xp.ones(r, dtype=np.float64),
-                           nrows=r, ncols=K, dtype="float64", device=device)
-
-
-def _diag(values, device, rows=None, size=None):
-    """diag(values) (or values at ``rows`` of a size x size diagonal)."""
-    xp = _v.xp_for(device)
-    if rows is None:
-        size = values.shape[0]
-        rows = xp.arange(size, dtype=np.int64)
-    return Matrix.from_coo(rows, rows, values, nrows=size, ncols=size, device=device)
-
-
-def _rows(W, rows):
-    """W(rows, :) as the product R any.second W with the selection R(t, rows(t)) = 1 (faster here
-    than extract, which also matches every column against the column list)."""
-    if rows.shape[0] == W.nrows:
-        return W
-    # Wr = R any.second W
-    return _core.mxm(_indicator(rows, W.nrows, W.device), W, semiring.any_second)
-
 
 def _quality(Wt, labels, K, gamma):
     """Q of a partition (labels: compact, on the device) by the indicator products."""
@@ -354,7 +235,7 @@ def modularity(A, communities, *, resolution=1.0):
     """
     what = "modularity"
     G = as_graph(A, what)
-    gamma = _real(resolution, f"{what}: resolution")
+    gamma = _checks.real(resolution, what, "resolution", finite=True)
     Wt = _weights(G, what)
     labels, K = _labels_of(communities, G.n, G.A.device, what)
     if Wt.two_m == 0:
@@ -364,160 +245,8 @@ def modularity(A, communities, *, resolution=1.0):
 
 
 # ---------------------------------------------------------------------------------------------
-# Louvain
+# Louvain (the levels on the algebra: _louvain; on the GPU: semiring.backends.gpu.louvain)
 # ---------------------------------------------------------------------------------------------
-
-class _Level:
-    """One level's graph: weights W (n x n), degrees k, self weights d (device arrays), and the
-    rows of W divided by the degrees (Wk)."""
-
-    def __init__(self, W, k, d):
-        self.W, self.k, self.d = W, k, d
-        self.n = W.nrows
-        self.kvec = Vector.from_dense(k, device=W.device)
-        xp = _v.xp_for(W.device)
-        kinv = xp.where(k > 0, 1.0 / xp.where(k > 0, k, 1.0), 0.0)
-        # Wk = diag(1 / k) any.times W    (0 for the rows of vertices without weight)
-        self.Wk = _core.mxm(_diag(kinv, W.device), W, semiring.any_times)
-
-
-def _best_moves(L, C, a, act, own_in, sigma, two_m, gamma, smaller):
-    """(vertices, new communities) of the active vertices ``act`` whose best neighbouring
-    community (among smaller labels, or larger ones) beats staying."""
-    device = L.W.device
-    xp = _v.xp_for(device)
-    r = act.shape[0]
-    # S = Wk(act, :) plus.times C    (S(v, c): the weight from active vertex v into community c, over k_v)
-    S = _core.mxm(_rows(L.Wk, act), C, semiring.plus_times)
-    # X = colindex(S)    (each entry's community label)
-    X = _core.apply(S, indexunary.colindex)
-    # allowed = diag(a(act)) any.gt X   (a smaller label; any.lt: a larger one)
-    allowed = _core.mxm(_diag(a[act], device), X, _SMALLER if smaller else _LARGER)
-    # cand<allowed.V> = S
-    cand = _core.apply(S, unary.identity, mask=allowed.V)
-    # score = cand any.minus diag(gamma sigma / 2m)    (score(v, c) = S(v, c) - gamma sigma(c) / 2m:
-    #         the gain of moving v to c, over k_v / m, but for the part that does not depend on c)
-    score = _core.mxm(cand, _diag(gamma * sigma / two_m, device), _ANY_MINUS)
-    # best = max_reduce_rowwise(score)
-    best = _core.reduce_rowwise(score, monoid.max)
-    bi, bv = best.to_coo()
-    if not bi.shape[0]:
-        return bi, bi
-    v = act[bi]
-    # stay(v) = (weight into its own community, self-loop aside) / k_v - gamma (sigma(a_v) - k_v) / 2m
-    stay = (own_in[v] - L.d[v]) / L.k[v] - gamma * (sigma[a[v]] - L.k[v]) / two_m
-    win = xp.flatnonzero(bv - stay > MOVE_TOLERANCE)
-    if not win.shape[0]:
-        return win, win
-    rows = bi[win]
-    # E = diag(best(rows)) any.eq score   (the entries reaching each winner's best score)
-    E = _core.mxm(_diag(bv[win], device, rows=rows, size=r), score, _ANY_EQ)
-    # lab<E.V> = colindex(score);  target = min_reduce_rowwise(lab)   (ties: the smallest label)
-    lab = _core.apply(score, indexunary.colindex, mask=E.V)
-    ti, tv = _core.reduce_rowwise(lab, monoid.min).to_coo()
-    return act[ti], tv
-
-
-def _own_weight(L, C, a, rows):
-    """For each vertex of ``rows``: the weight into its own community (self-loop included)."""
-    W, device = L.W, L.W.device
-    # Wr = W(rows, :);  Cr = C(rows, :)
-    Wr = _rows(W, rows)
-    Cr = _indicator(a, C.ncols, device, rows=rows)
-    # inside<Cr.S> = Wr plus.times C;  own = plus_reduce_rowwise(inside)
-    inside = _core.mxm(Wr, C, semiring.plus_times, mask=Cr.S)
-    return _core.reduce_rowwise(inside, monoid.plus).to_dense(0.0)
-
-
-def _apply_moves(L, a, own_in, movers, targets, two_m, gamma):
-    """The state after moving ``movers`` to ``targets``: (labels, C, sigma, own weights, Q)."""
-    W, n, device = L.W, L.n, L.W.device
-    xp = _v.xp_for(device)
-    a_new = a.copy()
-    a_new[movers] = targets
-    C_new = _indicator(a_new, n, device)
-    # sigma = k plus.times C
-    sigma = _core.vxm(L.kvec, C_new, semiring.plus_times).to_dense(0.0)
-    # touched = (W any.pair moved) lor moved   (the movers and their neighbours: the rows whose
-    #           weight into their own community can change)
-    moved = Vector.from_coo(movers, xp.ones(movers.shape[0], dtype=bool), size=n, device=device)
-    touched = _core.ewise_add(_core.mxv(W, moved, semiring.any_pair), moved, binary.lor)
-    rows = touched.to_coo()[0]
-    own = own_in.copy()
-    own[rows] = _own_weight(L, C_new, a_new, rows)
-    Q = float(own.sum()) / two_m - gamma * float((sigma * sigma).sum()) / (two_m * two_m)
-    return a_new, C_new, sigma, own, Q
-
-
-def _local_moving(L, two_m, gamma, threshold, alpha, rng):
-    """One level's local moving from singletons. Returns (labels, Q, moved)."""
-    k, n, device = L.k, L.n, L.W.device
-    xp = _v.xp_for(device)
-    a = xp.arange(n, dtype=np.int64)
-    own_in = L.d.copy()        # singletons: the weight into one's own community is the self weight
-    sigma = k.copy()
-    Q = float(own_in.sum()) / two_m - gamma * float((sigma * sigma).sum()) / (two_m * two_m)
-    can_move = asnumpy(k) > 0
-    P = np.ones(n)
-    moved_any = False
-    stall = 0
-    C = _indicator(a, n, device)
-    moved_pair = np.zeros(n, dtype=bool)
-    for rnd in range(MAX_ROUNDS):
-        if rnd % 2 == 0:
-            # one draw per sweep (a down round and an up round): P(v) of being active
-            active = can_move & (rng.random(n) < P) if alpha > 0 else can_move
-            act = xp.asarray(np.flatnonzero(active))
-        movers, targets = (_best_moves(L, C, a, act, own_in, sigma, two_m, gamma, rnd % 2 == 0)
-                           if act.shape[0] else (act, act))
-        gain = 0.0
-        tries = 0
-        while movers.shape[0]:
-            trial = _apply_moves(L, a, own_in, movers, targets, two_m, gamma)
-            if trial[-1] >= Q:
-                break
-            # conflicting simultaneous moves lowered Q: retry with a random half of them
-            tries += 1
-            keep = xp.asarray(rng.random(movers.shape[0]) < 0.5)
-            movers, targets = (movers[keep], targets[keep]) if tries < BACKOFF_TRIES else (movers[:0], targets[:0])
-        if movers.shape[0]:
-            gain = trial[-1] - Q
-            a, C, sigma, own_in, Q = trial
-            moved_any = True
-            moved_pair[asnumpy(movers)] = True
-        if alpha > 0 and rnd % 2 == 1:
-            # P = 1 where the community changed during the sweep, else P (1 - alpha)
-            P[~moved_pair] *= 1.0 - alpha
-            P[moved_pair] = 1.0
-            moved_pair[:] = False
-        stall = stall + 1 if gain <= threshold else 0
-        if stall >= STALL_ROUNDS:
-            break
-    return a, Q, moved_any
-
-
-def _coarsen(L, a, K):
-    """The community graph C' W C of a level (K x K) as the next level."""
-    W, device = L.W, L.W.device
-    C = _indicator(a, K, device)
-    # Wc = C' plus.times (W plus.times C)    (Wc(c, e): the weight between communities c and e)
-    Wc = _core.mxm(_core.transpose(C), _core.mxm(W, C, semiring.plus_times), semiring.plus_times)
-    # kc = k plus.times C;  dc = plus_reduce_rowwise(diag(Wc))
-    kc = _core.vxm(L.kvec, C, semiring.plus_times).to_dense(0.0)
-    dc = _core.reduce_rowwise(_core.select(Wc, indexunary.diag), monoid.plus).to_dense(0.0)
-    return _Level(Wc, kc, dc)
-
-
-def _by_first_vertex(labels, K, device):
-    """Labels renumbered so that communities are numbered in order of their smallest vertex."""
-    xp = _v.xp_for(device)
-    C = _indicator(labels, K, device)
-    # first = min_reduce_columnwise(rowindex(C))   (the smallest vertex of each community)
-    first = _core.reduce_columnwise(_core.apply(C, indexunary.rowindex), monoid.min).to_dense()
-    rank = xp.empty(K, dtype=np.int64)
-    rank[xp.argsort(first)] = xp.arange(K, dtype=np.int64)
-    return rank[labels]
-
 
 @on_graph_backend
 def louvain(A, *, resolution=1.0, threshold=1e-7, seed=0, max_level=None, deactivation=DEACTIVATION):
@@ -618,14 +347,13 @@ def louvain(A, *, resolution=1.0, threshold=1e-7, seed=0, max_level=None, deacti
     """
     what = "louvain"
     G = as_graph(A, what)
-    gamma = _real(resolution, f"{what}: resolution")
-    threshold = _real(threshold, f"{what}: threshold")
-    alpha = _real(deactivation, f"{what}: deactivation", low=0.0, high=1.0)
-    if max_level is not None and (isinstance(max_level, (bool, np.bool_)) or not isinstance(max_level, (int, np.integer))
-                                  or max_level < 1):
-        raise InvalidValue(f"{what}: max_level must be a positive integer or None; given {max_level!r}")
-    if seed is not None and (isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)) or seed < 0):
-        raise InvalidValue(f"{what}: seed must be a non-negative integer or None; given {seed!r}")
+    gamma = _checks.real(resolution, what, "resolution", finite=True)
+    threshold = _checks.real(threshold, what, "threshold", finite=True)
+    alpha = _checks.real(deactivation, what, "deactivation", low=0.0, high=1.0, high_open=True)
+    if max_level is not None:
+        max_level = _checks.integer(max_level, what, "max_level (or None)", low=1)
+    if seed is not None:
+        seed = _checks.integer(seed, what, "seed (or None)", low=0)
     Wt = _weights(G, what)
     n, device = G.n, G.A.device
     xp = _v.xp_for(device)

@@ -17,7 +17,8 @@ whole-search engines are compiled loops, BFS at any degree and SSSP up to
 for every traversal which engines and strategies exist, on which devices, and which values of
 the other options each takes; :func:`select` checks a call against it and returns what runs,
 raising InvalidValue with one wording for one mistake whichever traversal makes it. The
-backends take their strategy names from here.
+strategy names (BFS_STRATEGIES, SSSP_BELLMAN_FORD, SSSP_STRATEGIES) are defined once in
+:mod:`semiring.backends.strategies`, whose kernels implement them.
 """
 
 from __future__ import annotations
@@ -25,16 +26,11 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from ..backends.strategies import BFS_STRATEGIES, SSSP_BELLMAN_FORD, SSSP_STRATEGIES
 from ..exceptions import InvalidValue
 
 #: Values of ``engine=``.
 ENGINES = ("auto", "algebra", "fused")
-#: BFS strategies (see :func:`semiring.algorithms.bfs`).
-BFS_STRATEGIES = ("vertex_push", "vertex_pull", "edge", "queue_atomic", "queue_privatized", "single_block",
-                  "degree_bucketed", "node_split")
-#: SSSP strategies: Bellman-Ford work organizations, then near-far (see :func:`semiring.algorithms.sssp`).
-SSSP_BELLMAN_FORD = ("topology", "worklist_atomic", "worklist_filter", "worklist_hash", "worklist_scan")
-SSSP_STRATEGIES = SSSP_BELLMAN_FORD + ("near_far",)
 DEVICES = ("cpu", "gpu")
 
 #: On the CPU, "auto" picks the whole-search engine for graphs of at most this many stored

@@ -84,6 +84,7 @@ import math
 
 import numpy as np
 
+from .. import _checks
 from .. import core as _core
 from .._host import read as _read
 from ..backends._xp import asnumpy
@@ -92,58 +93,29 @@ from ..core.matrix import Matrix
 from ..core.vector import Vector
 from ..exceptions import DomainMismatch, InvalidValue
 from ..ops import binary, indexunary, monoid, semiring, unary
-from ..ops._base import UnaryOp
 from . import _partition_host as _host
+from ._partition_coarsen import (  # noqa: F401 (the coarsening's constants and WEIGHT_KEY: importable here too)
+    COARSEN_MIN, COARSEN_MIN_SHRINK, COARSEN_PER_PART, MATCH_ROUNDS, MATCH_STOP, TWO_HOP_FRACTION, WEIGHT_KEY,
+    _coarsen, _Level, _project,
+)
+from ._partition_refine import (  # noqa: F401 (the refinement's constants: importable here too)
+    FM_PASSES, GREEDY_ROUNDS, INIT_MIN_TRIES, INIT_TRIES, INIT_WORK, KL_TRY_PASSES, _initial, _initial_graph,
+    _refine,
+)
 from .components import connected_components
 from .graph import as_graph, on_graph_backend
 
 _METHODS = ("multilevel", "bfs")
-#: Coarsen until at most this many vertices per part remain (METIS: 30 k), and never below
-#: COARSEN_MIN vertices; a graph of at most twice that size is partitioned as it is (one
-#: level of coarsening would only blur it).
-COARSEN_PER_PART = 30
-COARSEN_MIN = 60
-#: A level that keeps more than this fraction of its vertices ends the coarsening.
-COARSEN_MIN_SHRINK = 0.9
-#: Handshake rounds of the matching per level; they stop early when a round matches under
-#: MATCH_STOP of the remaining candidates.
-MATCH_ROUNDS = 4
-MATCH_STOP = 0.05
-#: Two-hop matching runs when more than this fraction of the vertices is left unmatched.
-TWO_HOP_FRACTION = 0.1
-#: Random starts of greedy graph growing for each bisection of the coarsest graph, fewer on a
-#: dense one: at most INIT_WORK / entries, at least INIT_MIN_TRIES. (On Kronecker scale 14's
-#: coarsest graph, 406 vertices and 43,696 entries, 2 starts cut within 0.1 percent of 8, at a
-#: quarter of the host time; on the roads' sparse ones every start counts.)
-INIT_TRIES = 8
-INIT_WORK = 8 * 16384
-INIT_MIN_TRIES = 2
 #: On the GPU, a graph of at most this many vertices is partitioned whole on the host (then
 #: refined on the device), with KL_TRIES random starts improved by KL_TRY_PASSES Kernighan-Lin
 #: passes besides the INIT_TRIES grown ones.
 DEVICE_SMALL = 600
 KL_TRIES = 8
-KL_TRY_PASSES = 10
 #: On the GPU, a coarsened graph split into at most this many parts gets FM passes from its
 #: boundary only in its initial partition (about half the host time; on NY roads at k = 8 the
 #: device's refinement makes up for the rest: mean cut 270 against 277 over 16 seeds, while at
 #: k = 64 the passes from every vertex gain about 1 percent).
 DEVICE_BOUNDARY_FM_K = 8
-#: Parallel greedy refinement rounds and FM passes per level.
-GREEDY_ROUNDS = 4
-FM_PASSES = 2
-
-_LOW32 = np.int64(0xFFFFFFFF)
-
-
-def _weight_key(xp, x):
-    # float32 bits of a non-negative weight order like the weight; shifted to the high word
-    return x.astype(np.float32).view(np.int32).astype(np.int64) << 32
-
-
-#: key(w) = float32 bits of w << 32: orders non-negative weights, leaves the low word free.
-WEIGHT_KEY = UnaryOp(_weight_key, "weight_key", output="int64", _internal=True,
-                     cuda="((long long)__float_as_int((float)x)) << 32")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -172,14 +144,6 @@ def _build_weights(G, what):
         raise InvalidValue(f"{what}: edge weights must be non-negative; given a matrix with negative values")
     # W = offdiag(A) as float64   (a pattern weighs 1)
     return _core.select(_core.apply(A, unary.identity).dup("float64"), indexunary.offdiag)
-
-
-def _int_arg(x, what, name, low):
-    if isinstance(x, (bool, np.bool_)) or not isinstance(x, (int, np.integer)):
-        raise InvalidValue(f"{what}: {name} must be an integer; given {x!r}")
-    if x < low:
-        raise InvalidValue(f"{what}: {name} must be at least {low}; given {x}")
-    return int(x)
 
 
 def _parts_array(parts, n, k, what):
@@ -213,322 +177,8 @@ def _cap(n, k, imbalance):
 
 
 # ---------------------------------------------------------------------------------------------
-# multilevel: levels, coarsening, projection
+# multilevel: the three phases (_partition_coarsen, _partition_refine)
 # ---------------------------------------------------------------------------------------------
-
-class _Level:
-    """One level: W (float64, symmetric, no diagonal), host vertex weights, and the merge
-    matrix C to the next coarser level."""
-
-    def __init__(self, W, vw):
-        self.W, self.vw, self.n = W, vw, W.nrows
-        self.C = None
-        # total = plus_reduce(W)   (twice the edge weight)
-        self.total = float(_core.reduce_scalar(W, monoid.plus)) if W.nvals else 0.0
-        self._host = None
-
-    def host(self):
-        if self._host is None:
-            self._host = _host.HostGraph.from_matrix(self.W, self.vw)
-        return self._host
-
-
-def _match(level, maxvw, rng):
-    """mate[i]: the vertex i merges with (i itself if none); heavy-edge handshaking rounds,
-    then two-hop pairs of the left-over vertices."""
-    W, vw, n, dev = level.W, level.vw, level.n, level.W.device
-    # K = weight_key(W)   (weight bits in the high word; the low word takes the neighbour's rank)
-    K = _core.apply(W, WEIGHT_KEY)
-    rank = rng.permutation(n).astype(np.int64)
-    vertex_of = np.empty(n, dtype=np.int64)
-    vertex_of[rank] = np.arange(n, dtype=np.int64)
-    mate = np.arange(n, dtype=np.int64)
-    light = 2 * vw <= maxvw
-    cand = light.copy()
-    for _ in range(MATCH_ROUNDS):
-        ci = np.flatnonzero(cand)
-        if ci.size < 2:
-            break
-        u = Vector.from_coo(ci, rank[ci], size=n, dtype="int64", device=dev)
-        # best<u.S> = K max.plus u   (each candidate's heaviest candidate neighbour: key + its rank)
-        best = _core.mxv(K, u, semiring.max_plus, mask=u.S)
-        i, key = (asnumpy(a) for a in best.to_coo())
-        j = vertex_of[key & _LOW32]
-        choice = np.full(n, -1, dtype=np.int64)
-        choice[i] = j
-        mutual = choice[j] == i
-        mi, mj = i[mutual], j[mutual]
-        mate[mi] = mj
-        cand[mi] = False
-        cand[ci[choice[ci] < 0]] = False  # no candidate neighbour now: none later either
-        if mi.size <= MATCH_STOP * ci.size:
-            break
-    left = np.flatnonzero((mate == np.arange(n)) & light)
-    if left.size > 1:
-        lv = Vector.from_coo(left, True, size=n, dtype="bool", device=dev)
-        everyone = Vector.from_dense(rank, device=dev)
-        # hub<left.S> = K max.plus rank   (each left-over vertex's heaviest neighbour, matched or not)
-        hub = _core.mxv(K, everyone, semiring.max_plus, mask=lv.S)
-        hi, hkey = (asnumpy(a) for a in hub.to_coo())
-        hub_of = np.full(n, n, dtype=np.int64)  # n: no neighbour (isolated vertices pair with each other)
-        if left.size > TWO_HOP_FRACTION * n:
-            hub_of[hi] = vertex_of[hkey & _LOW32]
-        else:  # few left: only the isolated ones pair up
-            hub_of[hi] = -1 - hi
-        h = hub_of[left]
-        o = np.lexsort((left, h))
-        a, h = left[o], h[o]
-        start = np.r_[True, h[1:] != h[:-1]]
-        pos = np.arange(a.size) - np.flatnonzero(start)[np.cumsum(start) - 1]
-        first = np.flatnonzero((pos % 2 == 0)[:-1] & (h[1:] == h[:-1]))
-        mate[a[first]] = a[first + 1]
-        mate[a[first + 1]] = a[first]
-    return mate
-
-
-def _coarsen(level, maxvw, rng):
-    """The next coarser level (and level.C), or None when matching would keep over
-    COARSEN_MIN_SHRINK of the vertices."""
-    n, dev = level.n, level.W.device
-    mate = _match(level, maxvw, rng)
-    rep = np.minimum(np.arange(n), mate)
-    is_rep = rep == np.arange(n)
-    nc = int(is_rep.sum())
-    if nc > COARSEN_MIN_SHRINK * n:
-        return None
-    cmap = (np.cumsum(is_rep) - 1)[rep]
-    # C(i, cmap(i)) = 1
-    C = Matrix.from_coo(np.arange(n), cmap, 1, nrows=n, ncols=nc, dtype="int64", device=dev)
-    # Wc = offdiag(C' (W plus.times C))   (merged edges add up; weight inside a pair dropped)
-    Wc = _core.select(_core.mxm(C.T, _core.mxm(level.W, C, semiring.plus_times), semiring.plus_times),
-                      indexunary.offdiag)
-    # vwc = vw plus.times C
-    vwc = _core.vxm(Vector.from_dense(level.vw, device=dev), C, semiring.plus_times)
-    level.C = C
-    return _Level(Wc, asnumpy(vwc.to_dense(0)).astype(np.int64))
-
-
-def _project(level, parts_c):
-    """Parts of ``level``'s vertices from the parts of the next coarser level."""
-    pc = Vector.from_dense(parts_c, device=level.W.device)
-    # p = C any.second pc   (C has one entry per row: each vertex takes its coarse vertex's part)
-    return asnumpy(_core.mxv(level.C, pc, semiring.any_second).to_dense()).astype(np.int64)
-
-
-# ---------------------------------------------------------------------------------------------
-# multilevel: initial partition and refinement
-# ---------------------------------------------------------------------------------------------
-
-def _estimates(conns, parts, n, interior):
-    """(gain of the best move to a neighbouring part, v) for the boundary vertices and the
-    vertices without neighbours, and with ``interior`` also (-(weight inside), v) for the rest,
-    from the connections (rows, parts, weights, own)."""
-    r, q, c, own = conns
-    ext = q != parts[r]
-    best = np.full(n, -np.inf)
-    np.maximum.at(best, r[ext], c[ext])
-    free = own == 0
-    if not interior:
-        free &= np.bincount(r, minlength=n) == 0
-    keep = np.flatnonzero((best > -np.inf) | free | interior)
-    est = np.where(best > -np.inf, best, 0.0)[keep] - own[keep]
-    return list(zip(est.tolist(), keep.tolist()))
-
-
-def _host_connections(g, parts, k):
-    """The connections of :func:`_connections`, computed on the host (small graphs)."""
-    p = np.asarray(parts, dtype=np.int64)
-    rows = g.rows()
-    key = rows * k + p[g.indices]
-    w = np.bincount(key, weights=g.data, minlength=g.n * k)
-    nz = np.flatnonzero(np.bincount(key, minlength=g.n * k))
-    r, q, c = nz // k, nz % k, w[nz]
-    own = np.zeros(g.n)
-    m = q == p[r]
-    own[r[m]] = c[m]
-    return r, q, c, own
-
-
-def _fm(g, parts, pw, cap, target, tie, tol, stall=_host.FM_STALL, conns=None, level=None, from_all=True):
-    """FM passes: from the boundary until a pass gains nothing, then (with ``from_all``) from
-    every vertex (an interior vertex leaving the heavier side can make room for better moves, as
-    in KL) until a pass gains nothing, at most FM_PASSES each. The gains that order each pass
-    come from ``level``'s algebra (conn = W plus.times P) when given, else from the host."""
-    k = len(pw)
-    for interior in ((False, True) if from_all else (False,)):
-        for _ in range(FM_PASSES):
-            p = np.asarray(parts, dtype=np.int64)
-            if conns is None:
-                conns = _connections(level, p, k) if level is not None else _host_connections(g, p, k)
-            est = _estimates(conns, p, g.n, interior)
-            gain = _host.fm_pass(g, parts, pw, cap, target, tie, est, conns, stall=stall, tol=tol)
-            conns = None
-            if gain <= tol:
-                break
-
-
-def _init_stall(n):
-    """Moves without a new best cut after which an FM pass of the initial bisection stops:
-    METIS's limit for two-way FM, ``min(max(n / 100, 15), 100)`` (on the coarsest graph the
-    passes past it rarely find a better cut, and the levels above refine it again)."""
-    return int(min(max(n // 100, 15), 100))
-
-
-def _bisect(g, k0, kk, imbalance, rng, tol, kl_tries=0, interior=True):
-    """Best of INIT_TRIES greedy-growing bisections (fewer on a dense graph; each FM-refined, with
-    passes from every vertex when ``interior``) as a 0/1 array; side 0 aims at k0/kk of the weight. With
-    ``kl_tries`` and unit vertex weights, also that many random bisections improved by
-    Kernighan-Lin passes, then FM (KL's pair swaps reach cuts that growing from a vertex misses,
-    e.g. a hub's community split from the rest)."""
-    vw = g.vwa
-    tot = int(vw.sum())
-    t = [tot * k0 / kk, tot * (kk - k0) / kk]
-    big = int(vw.max()) - 1 if vw.size else 0
-    cap = [max(x * (1 + imbalance), math.ceil(x - 1e-9) + big) for x in t]
-    tie = rng.permutation(g.n).tolist()
-    stall = _init_stall(g.n)
-    tries = max(INIT_MIN_TRIES, min(INIT_TRIES, INIT_WORK // max(1, len(g.indices))))
-    best = None
-    for _ in range(tries):
-        side = _host.grow_bisection(g, t[0], cap[0], rng.permutation(g.n).tolist())
-        pw = g.part_weights(side, 2)
-        _host.rebalance(g, side, pw, cap, tie)
-        _fm(g, side, pw, cap, t, tie, tol, stall=stall, from_all=interior)
-        key = (sum(max(0, pw[s] - cap[s]) for s in (0, 1)), g.cut(side))
-        if best is None or key < best[0]:
-            best = (key, side)
-    if kl_tries and bool((vw == 1).all()):
-        n0 = min(g.n, max(0, int(round(t[0]))))
-        for _ in range(kl_tries):
-            side = np.ones(g.n, dtype=np.int64)
-            side[rng.permutation(g.n)[:n0]] = 0
-            side = _kl_passes(g, side, KL_TRY_PASSES).tolist()
-            pw = g.part_weights(side, 2)
-            _fm(g, side, pw, cap, t, tie, tol, stall=stall)
-            key = (sum(max(0, pw[s] - cap[s]) for s in (0, 1)), g.cut(side))
-            if key < best[0]:
-                best = (key, side)
-    return np.asarray(best[1], dtype=np.int64)
-
-
-def _kl_passes(g, side, passes):
-    """Kernighan-Lin passes on the host graph g from the 0/1 array ``side`` (a new array)."""
-    side = np.asarray(side, dtype=np.int64).copy()
-    rows = g.rows()
-    for _ in range(passes):
-        s = 2 * side - 1
-        # gain = -s .* (W s): external minus internal weight of every vertex
-        gain = -s * np.bincount(rows, weights=g.data * s[g.indices], minlength=g.n)
-        _, pairs = _host.kl_sweep(g, side.tolist(), gain.tolist())
-        if not pairs:
-            break
-        a, b = np.asarray(pairs, dtype=np.int64).T
-        side[a], side[b] = 1, 0
-    return side
-
-
-def _initial(level, k, imbalance, rng, tol):
-    """Recursive bisection of the coarsest level into k parts."""
-    return _initial_graph(level.host(), k, imbalance, rng, tol)
-
-
-def _initial_graph(g, k, imbalance, rng, tol, kl_tries=0, interior=True):
-    """Recursive bisection of the HostGraph g into k parts (host int64 array); ``kl_tries`` and
-    ``interior`` as for :func:`_bisect`."""
-    parts = np.zeros(g.n, dtype=np.int64)
-    todo = [(np.arange(g.n, dtype=np.int64), k, 0)]
-    while todo:
-        verts, kk, base = todo.pop()
-        if kk == 1 or verts.size < 2:
-            parts[verts] = base
-            continue
-        k0 = kk // 2
-        side = _bisect(g if verts.size == g.n else g.subgraph(verts), k0, kk, imbalance, rng, tol, kl_tries, interior)
-        todo.append((verts[side == 0], k0, base))
-        todo.append((verts[side == 1], kk - k0, base + k0))
-    return parts
-
-
-def _connections(level, parts, k):
-    """Host (rows, parts, weights) of conn = W plus.times P, and own[i] = conn(i, parts[i])."""
-    n = level.n
-    P = Matrix.from_coo(np.arange(n), parts, 1.0, nrows=n, ncols=k, dtype="float64", device=level.W.device)
-    # conn = W plus.times P   (conn(i, q): the weight from vertex i into part q)
-    conn = _core.mxm(level.W, P, semiring.plus_times)
-    r, q, c = (asnumpy(a) for a in conn.to_coo())
-    own = np.zeros(n)
-    m = q == parts[r]
-    own[r[m]] = c[m]
-    return r, q, c, own
-
-
-def _proposals(conns, parts, pw, cap, vw, tie, upward, k):
-    """(vertices, target parts) of one parallel greedy round."""
-    r, q, c, own = conns
-    ext = q != parts[r]
-    er, eq = r[ext], q[ext]
-    eg = c[ext] - own[er]
-    p = parts[er]
-    wv = vw[er]
-    ok = (eq > p) if upward else (eq < p)
-    ok &= (eg > 0) | ((eg == 0) & (pw[eq] + wv < pw[p]))  # zero gain only towards a lighter part
-    ok &= pw[eq] + wv <= cap
-    er, eq, eg, wv = er[ok], eq[ok], eg[ok], wv[ok]
-    if not er.size:
-        return er, eq
-    # each vertex's best target: largest gain, then lighter part, then lower id
-    o = np.lexsort((eq, pw[eq], -eg, er))
-    er, eq, eg, wv = er[o], eq[o], eg[o], wv[o]
-    f = np.r_[True, er[1:] != er[:-1]]
-    er, eq, eg, wv = er[f], eq[f], eg[f], wv[f]
-    # each part takes its proposals best first while it stays within the cap
-    o = np.lexsort((tie[er], -eg, eq))
-    er, eq, wv = er[o], eq[o], wv[o]
-    cs = np.cumsum(wv)
-    start = np.r_[True, eq[1:] != eq[:-1]]
-    before = (cs - wv)[np.flatnonzero(start)][np.cumsum(start) - 1]
-    take = pw[eq] + cs - before <= cap
-    er, eq, wv = er[take], eq[take], wv[take]
-    # no part gives away all it has
-    src = parts[er]
-    keep = (pw - np.bincount(src, weights=wv, minlength=k))[src] > 0
-    return er[keep], eq[keep]
-
-
-def _refine(level, parts, k, cap, rng, tol, last):
-    """Parallel greedy rounds (algebra), rebalancing, then FM passes (host)."""
-    vw = level.vw
-    tie = rng.permutation(level.n)
-    pw = np.bincount(parts, weights=vw, minlength=k).astype(np.int64)
-    conns = _connections(level, parts, k)
-    cut = (level.total - conns[3].sum()) / 2
-    quiet = 0
-    for rnd in range(GREEDY_ROUNDS):
-        vi, vq = _proposals(conns, parts, pw, cap, vw, tie, rnd % 2 == 0, k)
-        if not vi.size:
-            quiet += 1
-            if quiet == 2:
-                break
-            continue
-        quiet = 0
-        old = parts[vi].copy()
-        parts[vi] = vq
-        new = _connections(level, parts, k)
-        new_cut = (level.total - new[3].sum()) / 2
-        if new_cut > cut + tol:  # neighbours moved together and it cost: undo and stop
-            parts[vi] = old
-            break
-        conns, cut = new, new_cut
-        pw = np.bincount(parts, weights=vw, minlength=k).astype(np.int64)
-    g = level.host()
-    plist, pwl, capl, tiel = parts.tolist(), pw.tolist(), [cap] * k, tie.tolist()
-    if _host.rebalance(g, plist, pwl, capl, tiel):
-        conns = None  # moved: recomputed
-    _fm(g, plist, pwl, capl, [float(vw.sum()) / k] * k, tiel, tol, conns=conns, level=level)
-    if last:
-        _host.fill_empty(g, plist, pwl, k)
-    return np.asarray(plist, dtype=np.int64)
-
 
 def _multilevel(W, n, k, imbalance, seed):
     rng = np.random.default_rng(seed)
@@ -730,22 +380,20 @@ def partition(A, k, *, method="multilevel", seed=0, imbalance=0.03):
         raise InvalidValue(f"{what}: method must be one of {_METHODS}; given {method!r}")
     G, W = _weights(A, what)
     n = G.n
-    k = _int_arg(k, what, "k", 1)
+    k = _checks.integer(k, what, "k", low=1)
     if n and k > n:
         raise InvalidValue(f"{what}: k must be at most the number of vertices ({n}); given {k}")
-    if isinstance(imbalance, (bool, np.bool_)) or not isinstance(imbalance, (int, float, np.integer, np.floating)) \
-            or not imbalance >= 0 or not math.isfinite(imbalance):
-        raise InvalidValue(f"{what}: imbalance must be a finite number >= 0; given {imbalance!r}")
-    _int_arg(seed, what, "seed", 0)
+    imbalance = _checks.real(imbalance, what, "imbalance", low=0, finite=True)
+    _checks.integer(seed, what, "seed", low=0)
     dev = W.device
     if n == 0 or k == 1:
         return Vector.from_dense(np.zeros(n, dtype=np.int64), device=dev)
     if method == "bfs":
         parts = _bfs_parts(G, W, n, k)
     elif _device_path(W, k):
-        parts = _multilevel_device(G, W, n, k, float(imbalance), seed)
+        parts = _multilevel_device(G, W, n, k, imbalance, seed)
     else:
-        parts = _multilevel(W, n, k, float(imbalance), seed)
+        parts = _multilevel(W, n, k, imbalance, seed)
     return Vector.from_dense(parts, device=dev)
 
 
@@ -815,7 +463,7 @@ def balance(parts, k):
         k < 1, no vertices, a missing vertex, or an id outside 0..k-1.
     """
     what = "balance"
-    k = _int_arg(k, what, "k", 1)
+    k = _checks.integer(k, what, "k", low=1)
     n = parts.size if isinstance(parts, Vector) else len(parts)
     if n == 0:
         raise InvalidValue(f"{what}: balance needs at least one vertex; given an empty partition")
@@ -875,9 +523,9 @@ def kernighan_lin_bisection(A, *, partition=None, max_iter=10, seed=0):
     what = "kernighan_lin_bisection"
     G, W = _weights(A, what)
     n = G.n
-    max_iter = _int_arg(max_iter, what, "max_iter", 0)
+    max_iter = _checks.integer(max_iter, what, "max_iter", low=0)
     if partition is None:
-        _int_arg(seed, what, "seed", 0)
+        _checks.integer(seed, what, "seed", low=0)
         side = np.zeros(n, dtype=np.int64)
         side[np.random.default_rng(seed).permutation(n)[: n // 2]] = 1
     else:

@@ -27,7 +27,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..backends.gpu.compiler import kernel
-from .bfs import ArrayBFS
+from ._array import ArrayBFS
 
 _THREADS = 256
 
@@ -42,7 +42,7 @@ def _grid(count):
 
 
 class CudaBFS(ArrayBFS):
-    """The BFS steps of :class:`~semiring.distributed.bfs.ArrayBFS` as fused CUDA kernels."""
+    """The BFS steps of :class:`~semiring.distributed._array.ArrayBFS` as fused CUDA kernels."""
 
     def __init__(self, A, AT, parents):
         super().__init__(A, AT, parents)

@@ -34,8 +34,9 @@ import numpy as np
 
 from ..backends.direction import ALPHA, BETA, Beamer
 from ..exceptions import IndexOutOfBound, InvalidValue
-from . import _array as K
-from .matrix import DistMatrix, DistVector, _vid_dtype
+from ._array import ArrayBFS
+from ._cuda import CudaBFS
+from .matrix import DistMatrix, DistVector
 
 _DIRECTIONS = ("auto", "push", "pull")
 _KERNELS = ("auto", "array", "cuda")
@@ -85,95 +86,12 @@ class DistBFSResult:
         return max((t.depth for t in self.trace if t.discovered), default=0)
 
 
-class ArrayBFS:
-    """The per-rank state and steps of a BFS, as whole-array operations (any ``xp``)."""
-
-    def __init__(self, A, AT, parents):
-        ctx = A.ctx
-        self.ctx, self.xp, self.A, self.AT = ctx, ctx.xp, A, AT
-        self.B, self.P, self.lo, self.nl = A.blocks.B, ctx.size, A.lo, A.nlocal
-        self.vdt = _vid_dtype(A.n)
-        xp = self.xp
-        self.level = xp.full(self.nl, -1, dtype=np.int32)
-        self.parent = xp.full(self.nl, -1, dtype=np.int64) if parents else None
-        self.queue = xp.zeros(0, dtype=np.int64)
-        self.outdeg = A.out_degree()
-        self.indeg = AT.out_degree() if AT is not A else self.outdeg
-
-    def start(self, source):
-        """Level 0 at ``source``; returns this rank's [1 or 0, out-degree, in-degree] of it."""
-        st = np.zeros(3, dtype=np.int64)
-        if self.lo <= source < self.lo + self.nl:
-            s = source - self.lo
-            self.level[s] = 0
-            if self.parent is not None:
-                self.parent[s] = source
-            self.queue = self.xp.asarray([s], dtype=np.int64)
-            st[:] = (1, int(self.outdeg[s]), int(self.indeg[s]))
-        return st
-
-    def _stats(self, new):
-        xp = self.xp
-        out = xp.stack([xp.asarray(new.shape[0], dtype=np.int64), self.outdeg[new].sum(dtype=np.int64),
-                        self.indeg[new].sum(dtype=np.int64)])
-        return self.ctx.to_host(out, "bfs level statistics")
-
-    def push(self, depth):
-        """q<!level.S, replace> = q any.pair A: expand, send targets to owners, keep the new ones."""
-        xp, ctx = self.xp, self.ctx
-        A = self.A
-        pos, which = K.expand(xp, A.indptr, A.cols, self.queue)
-        nbr = A.cols[pos].astype(np.int64)
-        nbr, first = xp.unique(nbr, return_index=True)
-        send = ctx.to_host(K.owners_counts(xp, nbr, self.B, self.P), "bfs push counts").astype(np.int64)
-        recv = ctx.alltoall(send, f"bfs level {depth} (push counts)")
-        arrays = [nbr.astype(self.vdt)]
-        if self.parent is not None:
-            arrays.append((self.queue[which[first]] + self.lo).astype(self.vdt))
-        got = ctx.channel.alltoallv(arrays, send, recv, f"bfs level {depth} (push)")
-        loc = got[0].astype(np.int64) - self.lo
-        new = self.level[loc] < 0
-        loc = loc[new]
-        loc, first = xp.unique(loc, return_index=True)
-        self.level[loc] = depth
-        if self.parent is not None:
-            self.parent[loc] = got[1][new][first]
-        self.queue = loc
-        return self._stats(loc)
-
-    def pull(self, depth):
-        """q<!level.S, replace> = AT any.pair q: allgather the frontier bitmap, scan unvisited rows."""
-        xp, ctx = self.xp, self.ctx
-        words = ctx.channel.allgather(K.bitmap_words(xp, self.queue, self.B), f"bfs level {depth} (pull bitmap)")
-        unv = xp.nonzero(self.level < 0)[0]
-        pos, which = K.expand(xp, self.AT.indptr, self.AT.cols, unv)
-        src = self.AT.cols[pos].astype(np.int64)
-        hit = K.test_bits(words, src)
-        rows, srcs = which[hit], src[hit]
-        first = K.first_of_runs(xp, rows)  # rows ascend in CSR order: the first hit of each row
-        loc = unv[rows[first]]
-        self.level[loc] = depth
-        if self.parent is not None:
-            self.parent[loc] = srcs[first]
-        self.queue = loc
-        return self._stats(loc)
-
-    def results(self):
-        xp = self.xp
-        present = self.level >= 0
-        level = xp.where(present, self.level, 0).astype(np.int64)
-        parent = None if self.parent is None else xp.where(present, self.parent, 0)
-        return level, present, parent
-
-
 def _engine(A, AT, parents, kernels):
     if kernels == "auto":
         kernels = "cuda" if A.ctx.device == "gpu" and _cuda_ok() else "array"
     if kernels == "cuda":
         if A.ctx.device != "gpu":
             raise InvalidValue("bfs: kernels='cuda' needs a GPU context (device='gpu')")
-        from ._cuda import CudaBFS
-
         return CudaBFS(A, AT, parents), "cuda"
     return ArrayBFS(A, AT, parents), "array"
 

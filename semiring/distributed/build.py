@@ -2,9 +2,10 @@
 routes them to their owners; no process holds the whole graph.
 
 - :func:`kronecker`: the Graph500 generator of :func:`semiring.generators.kronecker`, edge
-  for edge: its random numbers are counter-based (SplitMix64 of the seed, the edge and the
-  bit), so rank r generates the edges ``[r m / P, (r + 1) m / P)`` of the same edge list,
-  in chunks, on its device. Every rank computes the vertex permutation (n words).
+  for edge: rank r generates the edges ``[r m / P, (r + 1) m / P)`` of the same edge list by
+  its block form (:func:`semiring.generators.kronecker_range`), in chunks, on its device.
+  Every rank computes the vertex permutation (n words,
+  :func:`semiring.generators.kronecker_permutation`).
 - :func:`read`: Matrix Market (``.mtx``) and DIMACS (``.gr``) files, plain or gzip; every
   rank streams the file and parses only its blocks of lines (block b goes to rank b % P).
 
@@ -22,8 +23,10 @@ import zlib
 
 import numpy as np
 
+from .. import _checks
+from .._memory import require_graph_build
 from ..exceptions import InvalidValue
-from ..generators import _generators as _g
+from ..generators import GRAPH500_A, GRAPH500_B, GRAPH500_C, kronecker_permutation, kronecker_range
 from .comm import context
 from .matrix import Blocks, DistMatrix, _Builder
 
@@ -33,44 +36,7 @@ _CHUNK = {"cpu": 1 << 18, "gpu": 1 << 26}
 _READ_BLOCK = 1 << 23
 
 
-def _kron_slice(xp, key, scale, e0, e1, a, b, c):
-    """(u, v) int64 arrays of the R-MAT edges e0..e1-1 before the permutation; the same
-    numbers as ``semiring.generators._generators._kronecker_edges`` gives for those edges."""
-    t_a, t_ab, t_abc = _g._thresholds(a, b, c)
-    npairs = (scale + 1) // 2
-    udt = np.uint32 if scale <= 32 else np.uint64
-    k = e1 - e0
-    base = xp.arange(e0, e1, dtype=np.uint64)
-    base *= _g._U64((npairs * _g._GOLDEN) & _g._MASK64)
-    base += _g._U64(key)
-    z, tmp = xp.empty(k, np.uint64), xp.empty(k, np.uint64)
-    hi, mid, lo = xp.empty(k, bool), xp.empty(k, bool), xp.empty(k, bool)
-    ub, vb, w = xp.zeros(k, udt), xp.zeros(k, udt), xp.empty(k, udt)
-    low32 = _g._U64(0xFFFFFFFF)
-    for p in range(npairs):
-        xp.add(base, _g._U64(((p + 1) * _g._GOLDEN) & _g._MASK64), out=z)
-        _g._mix(z, tmp)
-        for half in range(2):
-            bit = 2 * p + half
-            if bit >= scale:
-                break
-            if half == 0:
-                xp.bitwise_and(z, low32, out=tmp)
-            else:
-                xp.right_shift(z, _g._U64(32), out=tmp)
-            xp.greater_equal(tmp, t_ab, out=hi)
-            xp.greater_equal(tmp, t_a, out=mid)
-            xp.greater_equal(tmp, t_abc, out=lo)
-            xp.bitwise_xor(mid, lo, out=mid)
-            xp.bitwise_xor(mid, hi, out=mid)
-            xp.multiply(hi, udt(1 << bit), out=w)
-            xp.bitwise_or(ub, w, out=ub)
-            xp.multiply(mid, udt(1 << bit), out=w)
-            xp.bitwise_or(vb, w, out=vb)
-    return ub.astype(np.int64), vb.astype(np.int64)
-
-
-def kronecker(scale, edge_factor=16, seed=0, *, weights=None, a=_g.GRAPH500_A, b=_g.GRAPH500_B, c=_g.GRAPH500_C,
+def kronecker(scale, edge_factor=16, seed=0, *, weights=None, a=GRAPH500_A, b=GRAPH500_B, c=GRAPH500_C,
               ctx=None, chunk=None):
     """The Graph500 Kronecker graph of :func:`semiring.generators.kronecker`, distributed.
 
@@ -86,6 +52,7 @@ def kronecker(scale, edge_factor=16, seed=0, *, weights=None, a=_g.GRAPH500_A, b
         log2 of the vertex count, 1..31 (vertex ids fit int32).
     edge_factor : int, default 16
     seed : int, default 0
+        A non-negative integer (the same on every rank).
     weights : None or (low, high)
         As in :func:`semiring.generators.kronecker`.
     a, b, c : float
@@ -107,32 +74,32 @@ def kronecker(scale, edge_factor=16, seed=0, *, weights=None, a=_g.GRAPH500_A, b
     """
     ctx = context(ctx)
     xp = ctx.xp
-    scale = _g._integer(scale, "kronecker: scale", 1, 31)
-    edge_factor = _g._integer(edge_factor, f"kronecker: edge_factor (scale {scale})", 1, (1 << (63 - scale)) - 1)
-    a, b, c = _g._probabilities(a, b, c)
-    _g._weight_spec(weights)
-    seed = _g._seed_value(seed, "kronecker")
+    what = "kronecker"
+    scale = _checks.integer(scale, what, "scale", low=1, high=31)
+    edge_factor = _checks.integer(edge_factor, what, f"edge_factor (scale {scale})", low=1,
+                                  high=(1 << (63 - scale)) - 1)
+    seed = _checks.integer(seed, what, "seed", low=0)
+    # an empty range checks the initiator and the weights, and gives the weights' type
+    _, _, w = kronecker_range(scale, 0, 0, seed, weights=weights, a=a, b=b, c=c, permute=False)
+    dtype = "bool" if w is None else w.dtype.name
     # each rank builds about 1/P of the edges (both directions of its share)
-    _g._require_build((1 << scale) // ctx.size + 1, (edge_factor << scale) // ctx.size + 1, weights is not None,
-                      f"kronecker(scale={scale}, edge_factor={edge_factor}) on rank {ctx.rank} of {ctx.size}",
-                      ctx.device)
+    require_graph_build((1 << scale) // ctx.size + 1, (edge_factor << scale) // ctx.size + 1, weights is not None,
+                        f"kronecker(scale={scale}, edge_factor={edge_factor}) on rank {ctx.rank} of {ctx.size}",
+                        ctx.device)
     chunk = chunk or _CHUNK[ctx.device]
-    n, m = 1 << scale, int(edge_factor) << scale
+    n, m = 1 << scale, edge_factor << scale
     P, r = ctx.size, ctx.rank
     e0, e1 = r * m // P, (r + 1) * m // P
     most = max((q + 1) * m // P - q * m // P for q in range(P))
     nchunks = -(-most // chunk)
-    wkey = _g._stream_key(seed, _g._WEIGHTS)
-    _, dtype = _g._weights(np, weights, 0, wkey)  # validates weights; the same on every rank
     wrange = tuple(weights) if dtype == "int64" else None
-    perm = _g._permutation(xp, _g._stream_key(seed, _g._PERMUTATION), n).astype(np.int32)
-    kkey = _g._stream_key(seed, _g._KRON_BITS)
+    perm = kronecker_permutation(scale, seed, device=ctx.device).astype(np.int32)
     builder = _Builder(ctx, Blocks(n, P), dtype, wrange)
     for i in range(nchunks):
         s, e = min(e1, e0 + i * chunk), min(e1, e0 + (i + 1) * chunk)
-        u, v = _kron_slice(xp, kkey, scale, s, e, a, b, c)
+        u, v, w = kronecker_range(scale, s, e, seed, weights=weights, a=a, b=b, c=c, permute=False,
+                                  device=ctx.device)
         u, v = perm[u], perm[v]
-        w, _ = _g._weights(xp, weights, e - s, wkey, counters=xp.arange(s, e, dtype=np.int64))
         keep = u != v
         u, v = u[keep], v[keep]
         w = None if w is None else w[keep]

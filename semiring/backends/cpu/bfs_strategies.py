@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...algorithms.engines import BFS_STRATEGIES as STRATEGIES
+from ..strategies import BFS_STRATEGIES as STRATEGIES
 from ...exceptions import InvalidValue
 from ..results import TraversalResult
 

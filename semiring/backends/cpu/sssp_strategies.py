@@ -43,7 +43,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...algorithms.engines import SSSP_BELLMAN_FORD, SSSP_STRATEGIES as STRATEGIES
+from ..strategies import SSSP_BELLMAN_FORD, SSSP_STRATEGIES as STRATEGIES
 from ...exceptions import NegativeCycleError
 from ..results import PathsResult
 

@@ -65,7 +65,7 @@ import re
 
 import numpy as np
 
-from ...algorithms.engines import BFS_STRATEGIES as STRATEGIES
+from ..strategies import BFS_STRATEGIES as STRATEGIES
 from ...exceptions import InvalidValue
 from ..results import TraversalResult
 from . import compiler

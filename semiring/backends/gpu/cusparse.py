@@ -32,7 +32,7 @@ import numpy as np
 from ... import _host
 from ..._once import derived
 from ...core._rowptr import is_hyper
-from . import resident
+from . import _resident_write as _write  # the resident write step and the helpers its families share
 from .launch import capturable_only, ptrs
 
 #: Operators whose products are a sum of (value or 1) x (value or 1): whether the product uses
@@ -130,7 +130,7 @@ def matvec(A, u, semiring, write, direction, is_vxm):
     m, f = semiring.monoid, semiring.multiply
     if m.is_any or not (m.op.builtin and m.op.name == "plus") or not (f.builtin and f.name in _USES):
         return NotImplemented
-    if (not resident._on_gpu_vector(u) or not 0 < A.nvals <= _INT32_MAX or max(A._nrows, A._ncols) > _INT32_MAX
+    if (not _write._on_gpu_vector(u) or not 0 < A.nvals <= _INT32_MAX or max(A._nrows, A._ncols) > _INT32_MAX
             or min(A._nrows, A._ncols) == 0):
         return NotImplemented
     n_out = A._ncols if is_vxm else A._nrows
@@ -142,12 +142,12 @@ def matvec(A, u, semiring, write, direction, is_vxm):
     uses_first, uses_second = _USES[f.name]
     uses_a, uses_u = (uses_second, uses_first) if is_vxm else (uses_first, uses_second)
     for used, d in ((uses_a, A._dtype), (uses_u, u._dtype)):
-        if used and not resident._castable(d, tin):
+        if used and not _write._castable(d, tin):
             return NotImplemented
     pair = not (uses_a or uses_u)
     full = u._nv is not None and u._nv == u._size
     mode = "count" if pair else ("rows" if full else "structure")
-    plan = resident._plan(("cusparse", mode, tz, write.key()), lambda: _write_plan(mode, tz, write))
+    plan = _write._plan(("cusparse", mode, tz, write.key()), lambda: _write_plan(mode, tz, write))
     if plan is None:
         return NotImplemented
     M = A.T if is_vxm else A
@@ -156,14 +156,14 @@ def matvec(A, u, semiring, write, direction, is_vxm):
     calls[0] += 1
     # y = M v: the values of T (and, for plus_pair, its term counts)
     y = _csr(M, tin, not uses_a) @ _vector_in(u, tin, uses_u)
-    dummy = resident._device().dummy_ptr
+    dummy = _write._device().dummy_ptr
     if mode == "count":
-        return resident._launch_pointwise(plan, n_out, write, x=(dummy,) + ptrs(y))
+        return _write._launch_pointwise(plan, n_out, write, x=(dummy,) + ptrs(y))
     if mode == "rows":
-        return resident._launch_pointwise(plan, n_out, write, x=ptrs(_nonempty_rows(M), y))
+        return _write._launch_pointwise(plan, n_out, write, x=ptrs(_nonempty_rows(M), y))
     # c = pattern(M) presence(u): T's term counts, so T(i) is present where c(i) > 0
     c = _csr(M, tin, True) @ _vector_in(u, tin, False)
-    return resident._launch_pointwise(plan, n_out, write, x=(dummy,) + ptrs(y), y=(dummy,) + ptrs(c))
+    return _write._launch_pointwise(plan, n_out, write, x=(dummy,) + ptrs(y), y=(dummy,) + ptrs(c))
 
 
 def _write_plan(mode, tz, write):
@@ -172,7 +172,7 @@ def _write_plan(mode, tz, write):
     term = {"count": "tp = xv[i] != (TX)0; if (tp) tv = (TZ)xv[i];",
             "rows": "tp = xp[i]; if (tp) tv = (TZ)xv[i];",
             "structure": "tp = yv[i] != (TY)0; if (tp) tv = (TZ)xv[i];"}[mode]
-    return resident._build_pointwise("spmv_write", term, dict(TX=tz, TY=tz), write, tz)
+    return _write._build_pointwise("spmv_write", term, dict(TX=tz, TY=tz), write, tz)
 
 
 __all__ = ["matvec"]

@@ -45,7 +45,8 @@ the host, for its initial partition.
 size, in V-cycles that keep the bisection: every kept partition has exactly the starting sizes,
 and the cut never rises above the start's.
 
-The kernels are in ``kernels/partition.cu``; the work over all edges (connections to the parts,
+The kernels are in ``kernels/partition.cu`` (what they expect from the host, constants and
+workspace, is in :mod:`semiring.backends.gpu._partition_layout`); the work over all edges (connections to the parts,
 the afterburner, the proposals of the matching, the cut) is one thread group per vertex. Results
 depend only on the seed; with integer weights every sum is exact, so they equal the NumPy
 emulation of the same steps (``tests/_partition_emulator.py``).
@@ -66,6 +67,10 @@ import math
 import numpy as np
 
 from ... import _host
+from ._partition_layout import (  # noqa: F401 (the kernels' constants and layout: importable here too)
+    BLOCK, BUCKET_BITS, CHUNK, MAX_BLOCKS, MAX_PARTS, S_BCUT, S_BIMB, S_COPY, S_COUNT, S_CUT, S_DONE, S_IMB, S_ITER,
+    S_MAXR, S_ROUNDS, SHARED_BYTES, Refinement, Workspace, digits, lanes_per_vertex, seed_mix,
+)
 
 #: Handshake rounds of the matching per level.
 MATCH_ROUNDS = 6
@@ -87,30 +92,9 @@ KL_VCYCLES = 3
 KL_ROUNDS_PER_PASS = 2 * JET_PATIENCE
 #: Destination limit of rebalancing: parts below (1 - DEST_SLACK) x cap take vertices.
 DEST_SLACK = 0.01
-#: Bits of the loss bucket in a rebalancing key (sign, exponent and 3 mantissa bits of float32).
-BUCKET_BITS = 12
 #: Run each level's refinement loop on the device as one CUDA graph where conditional graph nodes
 #: are available (False: the host loop, which reads the status when the level can be done).
 DEVICE_LOOPS = True
-#: status slots (kernels/partition.cu: S_*)
-S_CUT, S_IMB, S_BCUT, S_BIMB, S_COUNT, S_ROUNDS, S_DONE, S_COPY, S_MAXR, S_ITER = range(10)
-_M64 = (1 << 64) - 1
-
-
-def seed_mix(seed):
-    """The matching's rank constant of ``seed`` (kernels/partition.cu: rank_of)."""
-    return (int(seed) * 0xBF58476D1CE4E5B9) & _M64
-
-
-def digits(n, k):
-    """(idbits, dbits, levels) of the rebalancing keys of a graph of at most n vertices and k
-    parts: keys have BUCKET_BITS + idbits bits, selected dbits at a time (2^dbits bins per part,
-    at most 2^21 bins in all) in ``levels`` levels."""
-    idbits = max(1, int(n - 1).bit_length())
-    kb = BUCKET_BITS + idbits
-    dmax = max(5, min(11, int(math.floor(math.log2(max(1, (1 << 21) // max(k, 1)))))))
-    levels = -(-kb // dmax)
-    return idbits, -(-kb // levels), levels
 
 
 class DeviceGraph:
@@ -292,71 +276,8 @@ def bisection(ops, indptr, indices, w, n, side, uniform, max_rounds, seed=0, coa
 
 
 # ---------------------------------------------------------------------------------------------
-# the device operations (kernels/partition.cu)
+# the device operations (kernels/partition.cu; their constants and workspace: _partition_layout)
 # ---------------------------------------------------------------------------------------------
-
-#: Threads per block of the one-thread-per-item kernels.
-BLOCK = 256
-#: Most blocks of a grid-stride launch that ends in a last-block step.
-MAX_BLOCKS = 2048
-#: Vertices per block of the chunked rebalancing kernels (kernels/partition.cu: CH).
-CHUNK = 256 * 8
-#: Shared memory a block of the connection kernels may use for its groups' arrays (bytes).
-SHARED_BYTES = 48 * 1024
-#: The largest k the device path handles (one group of 32 lanes holds k doubles in shared memory).
-MAX_PARTS = SHARED_BYTES // 8
-
-
-def lanes_per_vertex(avg_degree, k):
-    """TPV of the group kernels: about the average degree (4 to 32 lanes), more when k is large
-    (a block of one warp holds 32 / TPV arrays of k doubles)."""
-    tpv = 4
-    while tpv < 32 and (tpv < avg_degree or (32 // tpv) * k * 8 > SHARED_BYTES):
-        tpv *= 2
-    return tpv
-
-
-class Workspace:
-    """Device arrays of the refinement of every level of one call (views of the first n
-    entries serve a level of n vertices)."""
-
-    def __init__(self, xp, n, k):
-        self.n, self.k = n, k
-        self.idbits, self.dbits, self.levels = digits(n, k)
-        self.nb = 1 << self.dbits
-        m = max(n, 1)
-        self.part = xp.zeros(m, dtype=np.int32)
-        self.best = xp.zeros(m, dtype=np.int32)
-        self.dest = xp.zeros(m, dtype=np.int32)
-        self.lock = xp.zeros(m, dtype=np.int8)
-        self.move = xp.zeros(m, dtype=np.int8)
-        self.ev = xp.zeros(m, dtype=np.int8)
-        self.gain = xp.zeros(m, dtype=np.float64)
-        self.key = xp.zeros(m, dtype=np.int64)
-        self.hist = xp.zeros(k * self.nb, dtype=np.int64)  # zero between uses
-        self.sel = xp.zeros(2 * k, dtype=np.int64)
-        self.sela = xp.zeros(2 * k, dtype=np.int64)
-        self.sst = xp.zeros(k, dtype=np.int32)
-        self.ssta = xp.zeros(k, dtype=np.int32)
-        self.taken = xp.zeros(k, dtype=np.int64)  # zero between uses
-        self.ends = xp.zeros(k, dtype=np.int64)
-        self.pw = xp.zeros(k, dtype=np.int64)
-        self.cap = xp.zeros(k, dtype=np.int64)
-        self.opt = xp.zeros(k, dtype=np.int64)
-        self.limit = xp.zeros(k, dtype=np.int64)
-        self.bsum = xp.zeros(-(-m // CHUNK), dtype=np.int64)
-        self.partial = xp.zeros(MAX_BLOCKS, dtype=np.float64)
-        self.st = xp.zeros(16, dtype=np.float64)
-        self.ticket = xp.zeros(8, dtype=np.uint32)  # zero between uses
-
-
-class Refinement:
-    """One refinement: its graph, workspace, and host parameters."""
-
-    def __init__(self, G, k, ws, c, max_rounds):
-        self.G, self.k, self.ws, self.c, self.max_rounds = G, k, ws, float(c), int(max_rounds)
-        self.n = G.n
-
 
 class CupyOps:
     """The device operations on CuPy arrays (compiled kernels; the host reads only where said).

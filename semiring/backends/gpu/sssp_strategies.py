@@ -316,7 +316,7 @@ def run(name, W, source, *, floor=None, delta=None, rows=None):
     Parameters
     ----------
     name : str
-        One of ``semiring.algorithms.engines.SSSP_STRATEGIES``.
+        One of ``semiring.backends.strategies.SSSP_STRATEGIES``.
     W : Matrix on the GPU, shape (n, n), int64 or float64 weights, no NaN
         Non-negative weights for "near_far".
     source : int

@@ -27,6 +27,7 @@ from ...algorithms.paths import (
     Unbounded, adjacency, check_weights, distances, no_gc, path_lists, path_to, settle_order,
 )
 from .._common import checked_by, weight_reason
+from ._pairs import require_pairs
 
 
 def _unbounded():
@@ -262,8 +263,6 @@ def johnson(G, weight="weight"):
     n = len(G)
     if not n:
         return {}
-    from .dense import require_pairs
-
     require_pairs(n, "johnson")
     h = _potentials(G, weight)
     W = G.weighted(weight).A

@@ -19,25 +19,16 @@ import networkx as nx
 import numpy as np
 
 from .... import algorithms as _alg
-from ...._memory import require
 from ....exceptions import DomainMismatch, InvalidValue, NegativeCycleError, OutOfMemory
 from ....backends._xp import asnumpy
 from ...algorithms.paths import distances
 from .._common import checked_by, weight_reason
+from ._pairs import require_pairs
 from .bellman_ford import _potentials
 
 
 def _inf():
     return math.inf
-
-
-#: Bytes per (source, target) entry of a dict-of-dicts result (key, value and dict slot).
-DICT_ENTRY_BYTES = 120
-
-
-def require_pairs(n, what):
-    """OutOfMemory before building a result with an entry for every ordered pair of n nodes."""
-    require(n * n * DICT_ENTRY_BYTES, f"{what}: a dict entry for each of {n} x {n} node pairs")
 
 
 @checked_by(lambda G, weight="weight": weight_reason(weight))
