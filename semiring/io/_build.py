@@ -43,14 +43,14 @@ def dup_op_option(op, what):
     """None, or a BinaryOp from a BinaryOp, a Monoid or a built-in operator name."""
     if op is None:
         return None
-    from ..core import _args
+    from ..core import _validate as _v
 
     if isinstance(op, str):
         try:
-            return _args.binary_or_monoid(op, f"{what} dup_op")
+            return _v.binary_or_monoid(op, f"{what} dup_op")
         except InvalidValue as exc:
             raise InvalidValue(f"{what} dup_op: {exc}") from None
-    return _args.binary_or_monoid(op, f"{what} dup_op")
+    return _v.binary_or_monoid(op, f"{what} dup_op")
 
 
 def bool_option(x, name, what):
