@@ -72,6 +72,12 @@ def _range_text(low, high, high_open):
     return f"{'<' if high_open else '<='} {high}"
 
 
+def _expected(kind, low, high, high_open, none):
+    """``"[None or ]<kind>[ <range>]"``: what a number check expects."""
+    bounds = "" if low is None and high is None else " " + _range_text(low, high, high_open)
+    return f"{'None or ' if none else ''}{kind}{bounds}"
+
+
 def integer(x, what, name, *, low=None, high=None, none=False):
     """``x`` as an int, checked to be an integer (not a bool) in ``[low, high]``.
 
@@ -95,11 +101,11 @@ def integer(x, what, name, *, low=None, high=None, none=False):
     """
     if none and x is None:
         return None
-    label, opt = _label(what, name), "None or " if none else ""
+    expected = _expected("an integer", low, high, False, none)
     if not is_integer(x):
-        raise InvalidValue(f"{label} must be {opt}an integer; given {_given(x)}")
+        raise InvalidValue(f"{_label(what, name)} must be {expected}; given {_given(x)}")
     if (low is not None and x < low) or (high is not None and x > high):
-        raise InvalidValue(f"{label} must be {opt}an integer {_range_text(low, high, False)}; given {x}")
+        raise InvalidValue(f"{_label(what, name)} must be {expected}; given {x}")
     return int(x)
 
 
@@ -115,14 +121,13 @@ def real(x, what, name, *, low=None, high=None, high_open=False, finite=False, n
     """
     if none and x is None:
         return None
-    label, opt = _label(what, name), "None or " if none else ""
+    expected = _expected("a finite real number" if finite else "a real number", low, high, high_open, none)
     if not is_real(x) or x != x:
-        raise InvalidValue(f"{label} must be {opt}a real number; given {_given(x)}")
+        raise InvalidValue(f"{_label(what, name)} must be {expected}; given {_given(x)}")
     x = as_float(x)
-    if finite and not math.isfinite(x):
-        raise InvalidValue(f"{label} must be {opt}a finite real number; given {x}")
-    if (low is not None and x < low) or (high is not None and (x >= high if high_open else x > high)):
-        raise InvalidValue(f"{label} must be {opt}a real number {_range_text(low, high, high_open)}; given {x}")
+    if (finite and not math.isfinite(x)) or (low is not None and x < low) \
+            or (high is not None and (x >= high if high_open else x > high)):
+        raise InvalidValue(f"{_label(what, name)} must be {expected}; given {x}")
     return x
 
 
@@ -133,9 +138,13 @@ def flag(x, what, name=None):
     return bool(x)
 
 
-def seed(x, what, name="seed"):
-    """A random seed: None or an integer >= 0."""
-    return integer(x, what, name, low=0, none=True)
+def seed(x, what, name="seed", *, draw=False):
+    """A random seed: None or an integer >= 0; with ``draw``, None becomes a fresh seed drawn
+    from the operating system's entropy (``numpy.random.SeedSequence``)."""
+    x = integer(x, what, name, low=0, none=True)
+    if x is None and draw:
+        return int(np.random.SeedSequence().entropy)
+    return x
 
 
 def vertex(v, n, what, name="source"):

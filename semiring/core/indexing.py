@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import _checks
 from .. import dtypes as _dt
 from ..backends import _select
 from ..backends._xp import repeat, xp_of
@@ -291,8 +292,8 @@ def extract(x, rows=None, cols=None, *, mask=None, accum=None, replace=False, ou
         hit, tv = x._values_at(I)
         tk = xp_of(hit).flatnonzero(hit)
         return _write.write(out, tk, tv, shape, mask, accum, replace)
-    row_scalar = isinstance(rows, (int, np.integer)) and not isinstance(rows, (bool, np.bool_))
-    col_scalar = isinstance(cols, (int, np.integer)) and not isinstance(cols, (bool, np.bool_))
+    row_scalar = _checks.is_integer(rows)
+    col_scalar = _checks.is_integer(cols)
     if row_scalar and col_scalar:
         raise InvalidValue(f"{what}: one row and one column is a single entry; use A.get(row, col)")
     if col_scalar:  # a column: rows of the transpose

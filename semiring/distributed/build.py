@@ -22,6 +22,7 @@ import zlib
 
 import numpy as np
 
+from .. import _checks
 from ..exceptions import InvalidValue
 from ..generators import _generators as _g
 from .comm import context
@@ -107,11 +108,10 @@ def kronecker(scale, edge_factor=16, seed=0, *, weights=None, a=_g.GRAPH500_A, b
     """
     ctx = context(ctx)
     xp = ctx.xp
-    scale = _g._integer(scale, "kronecker: scale", 1, 31)
-    edge_factor = _g._integer(edge_factor, f"kronecker: edge_factor (scale {scale})", 1, (1 << (63 - scale)) - 1)
+    scale, edge_factor = _g._kronecker_sizes(scale, edge_factor)
     a, b, c = _g._probabilities(a, b, c)
     _g._weight_spec(weights)
-    seed = _g._seed_value(seed, "kronecker")
+    seed = _checks.seed(seed, "kronecker", draw=True)
     # each rank builds about 1/P of the edges (both directions of its share)
     _g._require_build((1 << scale) // ctx.size + 1, (edge_factor << scale) // ctx.size + 1, weights is not None,
                       f"kronecker(scale={scale}, edge_factor={edge_factor}) on rank {ctx.rank} of {ctx.size}",

@@ -20,15 +20,15 @@ Steele, Lea, Flood, "Fast splittable pseudorandom number generators", OOPSLA 201
 from __future__ import annotations
 
 import math
-import numbers
 
 import numpy as np
 from scipy.spatial import cKDTree
 
-from ..backends._xp import asnumpy, repeat, xp_of
-from ..core.matrix import Matrix
-from ..core import _validate as _v
+from .. import _checks
 from .._memory import require
+from ..backends._xp import asnumpy, repeat, xp_of
+from ..core import _validate as _v
+from ..core.matrix import Matrix
 from ..exceptions import InvalidValue
 from ..ops import binary
 
@@ -50,7 +50,7 @@ MAX_VERTICES = math.isqrt(2**63 - 1)
 # peak bytes of a build, measured (resident set size) on kronecker, grid and random_geometric
 # at 10**5..10**7 edges and rounded up: per generated edge (endpoints, merge keys, the sorted
 # symmetric entries and the CSR build) without and with weights, and per vertex
-_BYTES_PER_EDGE = {False: 144, True: 240}
+_BYTES_PER_EDGE = {False: 112, True: 208}
 _BYTES_PER_VERTEX = 48
 
 
@@ -71,15 +71,6 @@ def _mix(z, tmp):
         if mult is not None:
             xp.multiply(z, _U64(mult), out=z)
     return z
-
-
-def _seed_value(seed, what):
-    """A non-negative int seed (None draws one from the OS)."""
-    if seed is None:
-        return int(np.random.SeedSequence().entropy)
-    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)) or seed < 0:
-        raise InvalidValue(f"{what}: expected a non-negative integer seed or None; given {seed!r}")
-    return int(seed)
 
 
 def _stream_key(seed, stream):
@@ -118,14 +109,14 @@ def _weight_spec(weights):
         raise InvalidValue(f"weights: expected None or a (low, high) tuple (ints: inclusive integers, floats: "
                            f"uniform reals); given {weights!r}")
     lo, hi = weights
-    if _is_int(lo) and _is_int(hi):
+    if _checks.is_integer(lo) and _checks.is_integer(hi):
         lo, hi = int(lo), int(hi)
         if not (-(1 << 63) <= lo <= hi < (1 << 63)):
             raise InvalidValue(f"weights: expected (low, high) with low <= high, both in int64; given {weights}")
         return "int", lo, hi
-    if not (_is_real(lo) and _is_real(hi)):
+    if not (_checks.is_real(lo) and _checks.is_real(hi)):
         raise InvalidValue(f"weights: expected (low, high) numbers; given {weights!r}")
-    flo, fhi = _float(lo), _float(hi)
+    flo, fhi = _checks.as_float(lo), _checks.as_float(hi)
     if not (math.isfinite(flo) and math.isfinite(fhi) and flo <= fhi):
         raise InvalidValue(f"weights: expected finite (low, high) with low <= high; given {weights}")
     return "float", flo, fhi
@@ -268,37 +259,19 @@ def _device(device):
     return dev, _v.xp_for(dev)
 
 
-def _is_int(x):
-    return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
-
-
-def _is_real(x):
-    return isinstance(x, numbers.Real) and not isinstance(x, (bool, np.bool_))
-
-
-def _float(x):
-    """A real number as a float; inf where it is too large for one (an int of 400 digits)."""
-    try:
-        return float(x)
-    except OverflowError:
-        return math.inf if x > 0 else -math.inf
-
-
-def _integer(x, what, lo, hi=None):
-    """``x`` as an int in lo..hi (hi None: no upper bound), else InvalidValue naming ``what``."""
-    expected = f"an integer in {lo}..{hi}" if hi is not None else f"an integer >= {lo}"
-    if not _is_int(x):
-        raise InvalidValue(f"{what}: expected {expected}; given {x!r}")
-    if x < lo or (hi is not None and x > hi):
-        raise InvalidValue(f"{what}: expected {expected}; given {x}")
-    return int(x)
+def _kronecker_sizes(scale, edge_factor):
+    """(scale, edge_factor) checked: the edge count edge_factor * 2**scale is an int64."""
+    scale = _checks.integer(scale, "kronecker", "scale", low=1, high=31)
+    edge_factor = _checks.integer(edge_factor, "kronecker", f"edge_factor (scale {scale})", low=1,
+                                  high=(1 << (63 - scale)) - 1)
+    return scale, edge_factor
 
 
 def _probabilities(a, b, c):
     """The Kronecker initiator (a, b, c) as floats: a > 0, b, c >= 0, a + b + c < 1."""
-    if not all(_is_real(p) for p in (a, b, c)):
+    if not all(_checks.is_real(p) for p in (a, b, c)):
         raise InvalidValue(f"kronecker: expected numbers a, b, c; given {a!r}, {b!r}, {c!r}")
-    a, b, c = _float(a), _float(b), _float(c)
+    a, b, c = _checks.as_float(a), _checks.as_float(b), _checks.as_float(c)
     if not (0 < a and 0 <= b and 0 <= c and a + b + c < 1):
         raise InvalidValue(f"kronecker: expected a > 0, b >= 0, c >= 0 with a + b + c < 1; given {a}, {b}, {c}")
     return a, b, c
@@ -356,12 +329,10 @@ def kronecker(scale, edge_factor=16, seed=0, *, weights=None, a=GRAPH500_A, b=GR
     BackendUnavailable
         ``device="gpu"`` without a usable GPU.
     """
-    scale = _integer(scale, "kronecker: scale", 1, 31)
-    # m = edge_factor * 2**scale edges are counted in int64
-    edge_factor = _integer(edge_factor, f"kronecker: edge_factor (scale {scale})", 1, (1 << (63 - scale)) - 1)
+    scale, edge_factor = _kronecker_sizes(scale, edge_factor)
     a, b, c = _probabilities(a, b, c)
     wspec = _weight_spec(weights)
-    seed = _seed_value(seed, "kronecker")
+    seed = _checks.seed(seed, "kronecker", draw=True)
     dev, xp = _device(device)
     n, m = 1 << scale, edge_factor << scale
     _require_build(n, m, wspec is not None, f"kronecker(scale={scale}, edge_factor={edge_factor})", dev)
@@ -404,13 +375,13 @@ def grid(*dims, weights=None, seed=0, device="cpu"):
     """
     if not 1 <= len(dims) <= 3:
         raise InvalidValue(f"grid: expected 1 to 3 side lengths; given {len(dims)}")
-    dims = tuple(_integer(d, f"grid: side {k}", 1) for k, d in enumerate(dims))
+    dims = tuple(_checks.integer(d, "grid", f"side {k}", low=1) for k, d in enumerate(dims))
     n = math.prod(dims)
     if n > MAX_VERTICES:
         raise InvalidValue(f"grid: side lengths {' x '.join(map(str, dims))} give {n:,} vertices; expected at "
                            f"most {MAX_VERTICES:,} (edges are encoded in int64 as u * n + v)")
     wspec = _weight_spec(weights)
-    seed = _seed_value(seed, "grid")
+    seed = _checks.seed(seed, "grid", draw=True)
     dev, xp = _device(device)
     m = sum(n // d * (d - 1) for d in dims)  # along each axis: d - 1 edges per line of d vertices
     _require_build(n, m, wspec is not None, f"grid({', '.join(map(str, dims))})", dev)
@@ -539,10 +510,10 @@ def random_geometric(n, radius=None, seed=0, *, weights=None, device="cpu"):
     BackendUnavailable
         ``device="gpu"`` without a usable GPU.
     """
-    n = _integer(n, "random_geometric: n", 2, MAX_VERTICES)
+    n = _checks.integer(n, "random_geometric", "n", low=2, high=MAX_VERTICES)
     if radius is None:
         r = float(0.55 * np.sqrt(np.log(n) / n))
-    elif not _is_real(radius) or not (0 < _float(radius) < math.inf):
+    elif not _checks.is_real(radius) or not (0 < _checks.as_float(radius) < math.inf):
         raise InvalidValue(f"random_geometric: expected a positive finite radius; given {radius!r}")
     else:
         r = float(radius)
@@ -550,7 +521,7 @@ def random_geometric(n, radius=None, seed=0, *, weights=None, device="cpu"):
     if not (distance or weights is None or isinstance(weights, tuple)):
         raise InvalidValue(f"weights: expected None, 'distance' or a (low, high) tuple; given {weights!r}")
     wspec = None if distance else _weight_spec(weights)
-    seed = _seed_value(seed, "random_geometric")
+    seed = _checks.seed(seed, "random_geometric", draw=True)
     dev, xp = _device(device)
     # the expected number of close pairs: each of the n(n-1)/2 pairs is closer than r with
     # probability at most the disc's area pi r**2
