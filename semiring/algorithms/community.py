@@ -98,10 +98,10 @@ insights from GVE-Louvain and nu-Louvain", arXiv:2501.19004, 2025. R. Rotta, A. 
 
 from __future__ import annotations
 
-import numbers
 
 import numpy as np
 
+from .. import _checks
 from .. import core as _core
 from ..backends._xp import asnumpy
 from ..backends.gpu import louvain as _device_louvain
@@ -183,15 +183,6 @@ def _build_weights(G, what):
     return _Weights(W, k, d, float(k.sum()))
 
 
-def _real(x, what, *, low=None, high=None):
-    if isinstance(x, (bool, np.bool_)) or not isinstance(x, numbers.Real) or not np.isfinite(float(x)):
-        raise InvalidValue(f"{what}: expected a finite real number; given {x!r}")
-    x = float(x)
-    if (low is not None and x < low) or (high is not None and x >= high):
-        raise InvalidValue(f"{what}: expected a number in [{low}, {high}); given {x}")
-    return x
-
-
 def _labels_of(communities, n, device, what):
     """Compact labels (int64 array on the device, values 0..K-1) and K for a partition given as a
     Vector of labels or as an iterable of sets of vertex indices."""
@@ -216,10 +207,7 @@ def _labels_of(communities, n, device, what):
         if isinstance(part, (str, bytes)) or not hasattr(part, "__iter__"):
             raise InvalidValue(f"{what}: each community must be a set of vertex indices; given {part!r}")
         for v in part:
-            if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)):
-                raise InvalidValue(f"{what}: vertex indices must be integers; given {v!r}")
-            if not 0 <= v < n:
-                raise IndexOutOfBound(f"{what}: a vertex must be in 0..{n - 1}; given {v}")
+            v = _checks.vertex(v, n, what, "a community's vertex")
             if owner[v] >= 0:
                 raise InvalidValue(f"{what}: the communities must be disjoint (a partition); "
                                    f"vertex {v} is in communities {owner[v]} and {c}")
@@ -354,7 +342,7 @@ def modularity(A, communities, *, resolution=1.0):
     """
     what = "modularity"
     G = as_graph(A, what)
-    gamma = _real(resolution, f"{what}: resolution")
+    gamma = _checks.real(resolution, what, "resolution", finite=True)
     Wt = _weights(G, what)
     labels, K = _labels_of(communities, G.n, G.A.device, what)
     if Wt.two_m == 0:
@@ -618,14 +606,11 @@ def louvain(A, *, resolution=1.0, threshold=1e-7, seed=0, max_level=None, deacti
     """
     what = "louvain"
     G = as_graph(A, what)
-    gamma = _real(resolution, f"{what}: resolution")
-    threshold = _real(threshold, f"{what}: threshold")
-    alpha = _real(deactivation, f"{what}: deactivation", low=0.0, high=1.0)
-    if max_level is not None and (isinstance(max_level, (bool, np.bool_)) or not isinstance(max_level, (int, np.integer))
-                                  or max_level < 1):
-        raise InvalidValue(f"{what}: max_level must be a positive integer or None; given {max_level!r}")
-    if seed is not None and (isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)) or seed < 0):
-        raise InvalidValue(f"{what}: seed must be a non-negative integer or None; given {seed!r}")
+    gamma = _checks.real(resolution, what, "resolution", finite=True)
+    threshold = _checks.real(threshold, what, "threshold", finite=True)
+    alpha = _checks.real(deactivation, what, "deactivation", low=0.0, high=1.0, high_open=True, finite=True)
+    _checks.integer(max_level, what, "max_level", low=1, none=True)
+    _checks.seed(seed, what)
     Wt = _weights(G, what)
     n, device = G.n, G.A.device
     xp = _v.xp_for(device)

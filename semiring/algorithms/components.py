@@ -81,6 +81,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import _checks
 from .. import core as _core
 from ..core.matrix import Matrix
 from ..core.vector import Vector
@@ -604,8 +605,7 @@ def strongly_connected_components(A, *, seed=0):
     """
     G = as_graph(A, "strongly_connected_components")
     n, device = G.n, G.A.device
-    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)):
-        raise InvalidValue(f"strongly_connected_components: seed must be an integer; given {seed!r}")
+    _checks.integer(seed, "strongly_connected_components", "seed")
     if n >= 2**32:
         raise InvalidValue(f"strongly_connected_components: at most 2**32 - 1 vertices; given {n}")
     if n == 0:

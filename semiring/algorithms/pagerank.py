@@ -28,10 +28,10 @@ networkx ``pagerank`` (the stopping rule, the personalization and dangling argum
 
 from __future__ import annotations
 
-import numbers
 
 import numpy as np
 
+from .. import _checks
 from .. import core as _core
 from ..backends._xp import asnumpy
 from ..core.vector import Vector
@@ -40,25 +40,11 @@ from ..ops import binary, indexunary, monoid, semiring, unary
 from .graph import as_graph, on_graph_backend
 
 
-def _real(x, what, name):
-    if isinstance(x, (bool, np.bool_)) or not isinstance(x, numbers.Real) or x != x:
-        raise InvalidValue(f"{what}: {name} must be a real number; given {x!r}")
-    return float(x)
-
-
 def _check_parameters(alpha, max_iter, tol, weighted, what):
-    alpha = _real(alpha, what, "alpha")
-    if not 0.0 <= alpha <= 1.0:
-        raise InvalidValue(f"{what}: alpha (the damping factor) must be in [0, 1]; given {alpha}")
-    if isinstance(max_iter, (bool, np.bool_)) or not isinstance(max_iter, (int, np.integer)) or max_iter < 0:
-        raise InvalidValue(f"{what}: max_iter must be an integer >= 0; given {max_iter!r}")
-    if tol is not None:
-        tol = _real(tol, what, "tol")
-        if tol < 0:
-            raise InvalidValue(f"{what}: tol must be >= 0 or None (a fixed number of iterations); given {tol}")
-    if not isinstance(weighted, (bool, np.bool_)):
-        raise InvalidValue(f"{what}: weighted must be True or False; given {weighted!r}")
-    return alpha, int(max_iter), tol, bool(weighted)
+    alpha = _checks.real(alpha, what, "alpha (the damping factor)", low=0.0, high=1.0)
+    max_iter = _checks.integer(max_iter, what, "max_iter", low=0)
+    tol = _checks.real(tol, what, "tol (None: a fixed number of iterations)", low=0.0, none=True)
+    return alpha, max_iter, tol, _checks.flag(weighted, what, "weighted")
 
 
 def _distribution(v, n, device, name, what):

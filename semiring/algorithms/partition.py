@@ -84,6 +84,7 @@ import math
 
 import numpy as np
 
+from .. import _checks
 from .. import core as _core
 from .._host import read as _read
 from ..backends._xp import asnumpy
@@ -172,14 +173,6 @@ def _build_weights(G, what):
         raise InvalidValue(f"{what}: edge weights must be non-negative; given a matrix with negative values")
     # W = offdiag(A) as float64   (a pattern weighs 1)
     return _core.select(_core.apply(A, unary.identity).dup("float64"), indexunary.offdiag)
-
-
-def _int_arg(x, what, name, low):
-    if isinstance(x, (bool, np.bool_)) or not isinstance(x, (int, np.integer)):
-        raise InvalidValue(f"{what}: {name} must be an integer; given {x!r}")
-    if x < low:
-        raise InvalidValue(f"{what}: {name} must be at least {low}; given {x}")
-    return int(x)
 
 
 def _parts_array(parts, n, k, what):
@@ -730,13 +723,11 @@ def partition(A, k, *, method="multilevel", seed=0, imbalance=0.03):
         raise InvalidValue(f"{what}: method must be one of {_METHODS}; given {method!r}")
     G, W = _weights(A, what)
     n = G.n
-    k = _int_arg(k, what, "k", 1)
+    k = _checks.integer(k, what, "k", low=1)
     if n and k > n:
         raise InvalidValue(f"{what}: k must be at most the number of vertices ({n}); given {k}")
-    if isinstance(imbalance, (bool, np.bool_)) or not isinstance(imbalance, (int, float, np.integer, np.floating)) \
-            or not imbalance >= 0 or not math.isfinite(imbalance):
-        raise InvalidValue(f"{what}: imbalance must be a finite number >= 0; given {imbalance!r}")
-    _int_arg(seed, what, "seed", 0)
+    _checks.real(imbalance, what, "imbalance", low=0.0, finite=True)
+    _checks.integer(seed, what, "seed", low=0)
     dev = W.device
     if n == 0 or k == 1:
         return Vector.from_dense(np.zeros(n, dtype=np.int64), device=dev)
@@ -815,7 +806,7 @@ def balance(parts, k):
         k < 1, no vertices, a missing vertex, or an id outside 0..k-1.
     """
     what = "balance"
-    k = _int_arg(k, what, "k", 1)
+    k = _checks.integer(k, what, "k", low=1)
     n = parts.size if isinstance(parts, Vector) else len(parts)
     if n == 0:
         raise InvalidValue(f"{what}: balance needs at least one vertex; given an empty partition")
@@ -875,9 +866,9 @@ def kernighan_lin_bisection(A, *, partition=None, max_iter=10, seed=0):
     what = "kernighan_lin_bisection"
     G, W = _weights(A, what)
     n = G.n
-    max_iter = _int_arg(max_iter, what, "max_iter", 0)
+    max_iter = _checks.integer(max_iter, what, "max_iter", low=0)
     if partition is None:
-        _int_arg(seed, what, "seed", 0)
+        _checks.integer(seed, what, "seed", low=0)
         side = np.zeros(n, dtype=np.int64)
         side[np.random.default_rng(seed).permutation(n)[: n // 2]] = 1
     else:
