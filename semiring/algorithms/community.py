@@ -108,7 +108,7 @@ from ..backends.gpu import louvain as _device_louvain
 from ..core import _validate as _v
 from ..core.matrix import Matrix
 from ..core.vector import Vector
-from ..exceptions import DimensionMismatch, DomainMismatch, IndexOutOfBound, InvalidValue
+from ..exceptions import DimensionMismatch, DomainMismatch, InvalidValue
 from ..ops import binary, indexunary, monoid, semiring, unary
 from ..ops.semiring import Semiring
 from .graph import as_graph, on_graph_backend

@@ -20,8 +20,6 @@ from __future__ import annotations
 
 import functools
 
-import numpy as np
-
 from .. import core as _core
 from .._once import lock_of, once_item, versioned
 from ..core.matrix import Matrix

@@ -21,7 +21,6 @@ from ..exceptions import DimensionMismatch, InvalidValue
 from ..ops._base import BinaryOp, check_not_positional
 from ..ops.monoid import Monoid
 from . import _construct
-from . import _validate as _v
 from .mask import Mask
 from .matrix import Matrix
 from .vector import Vector

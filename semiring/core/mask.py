@@ -12,7 +12,6 @@ from .. import dtypes as _dt
 from ..backends._xp import xp_of
 from ..backends.array.sparse import member
 from ..exceptions import InvalidValue
-from . import _validate as _v
 
 
 class Mask:

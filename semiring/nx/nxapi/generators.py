@@ -25,6 +25,7 @@ from collections.abc import Iterator
 import networkx as nx
 import numpy as np
 
+from ... import _checks
 from ... import _memory
 from ...algorithms.graph import Graph as _EngineGraph
 from ...io import _networkx as _io
@@ -163,7 +164,7 @@ def _create_reason(create_using, directed_ok=True):
 
 
 def _int_reason(x, name):
-    if isinstance(x, numbers.Integral) and not isinstance(x, bool):
+    if _checks.is_integer(x):
         return None
     return f"{name} must be an int; given {x!r}"[:300]
 
@@ -406,7 +407,7 @@ def turan_graph(n, r):
 
 
 def _multipartite_reason(*subset_sizes):
-    if all(isinstance(s, numbers.Integral) and not isinstance(s, bool) for s in subset_sizes):
+    if all(_checks.is_integer(s) for s in subset_sizes):
         return None
     if any(isinstance(s, numbers.Integral) for s in subset_sizes):
         return "subset sizes mix ints and containers: networkx raises the error"

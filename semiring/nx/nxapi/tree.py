@@ -23,6 +23,7 @@ import numbers
 import networkx as nx
 import numpy as np
 
+from ... import _checks
 from ... import core as _core
 from ...algorithms.graph import Graph as _EngineGraph
 from ...algorithms.mst import forest_edges
@@ -51,7 +52,7 @@ def _attribute_kinds(G):
         for key, x in d.items():
             if not isinstance(key, str):
                 return f"edge attribute {key!r} is not named by a str"
-            if isinstance(x, (bool, np.bool_)) or not isinstance(x, numbers.Real):
+            if not _checks.is_real(x):
                 return f"edge attribute {key!r} holds {type(x).__name__} values; the backend graph holds numbers"
             kind = "int" if isinstance(x, numbers.Integral) else "float"
             if kinds.setdefault(key, kind) != kind:
