@@ -92,8 +92,9 @@ def build(keys, vals, op, describe):
 
     xp = xp_of(keys)
     # equal bit patterns (== would take -0.0 for 0.0 and leave them in input order)
-    bits = vals.view(np.dtype(f"u{vals.dtype.itemsize}")) if vals.dtype.kind == "f" and vals.flags.c_contiguous else vals
-    uniform = vals.shape[0] > 0 and (vals.dtype.kind != "f" or bits is not vals) and bool((bits == bits[0]).all())
+    floats = vals.dtype.kind == "f"
+    bits = vals.view(np.dtype(f"u{vals.dtype.itemsize}")) if floats and vals.flags.c_contiguous else vals
+    uniform = vals.shape[0] > 0 and (not floats or bits is not vals) and bool((bits == bits[0]).all())
     if uniform:
         sorted_keys = xp.sort(keys)
     else:
@@ -191,7 +192,7 @@ def from_coo(coords, values, sizes, *, dtype, device, dup_op, what):
         return sizes, vals.dtype, (keys, vals)
     (r, c), (nrows, ncols) = idx, sizes
     if nrows * ncols <= _checks.MAX_DIMENSION:
-        keys, vals = build(r * ncols + c, vals, op, lambda key: f"(row {key // ncols}, col {key % ncols})")
+        keys, vals = build(r * ncols + c, vals, op, lambda k: f"(row {k // ncols}, col {k % ncols})")
         return sizes, vals.dtype, csr_parts(keys, vals, nrows, ncols, index_dtype(xp, nrows, ncols, keys.shape[0]))
     # row-major keys row * ncols + col would pass 2**63: build on the ranks of the given rows
     # and columns among the distinct ones (the same order), then map back

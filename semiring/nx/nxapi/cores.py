@@ -117,8 +117,9 @@ def core_number(G):
 
 
 def _cores_reason(G, k=None, core_number=None):
-    if k is not None and not _checks.is_real(k):
-        return f"k must be a real number or None; given {k!r}"
+    reason = _checks.reason(_checks.real, k, "", "k", none=True)
+    if reason:
+        return reason
     if core_number is not None and not isinstance(core_number, dict):
         return f"core_number must be a dict or None; given {type(core_number).__name__}"
     return attribute_reason(G)
@@ -205,9 +206,7 @@ def k_corona(G, k, core_number=None):
 
 
 def _truss_reason(G, k):
-    if not _checks.is_real(k):
-        return f"k must be a real number; given {k!r}"
-    return attribute_reason(G)
+    return _checks.reason(_checks.real, k, "", "k") or attribute_reason(G)
 
 
 @checked_by(_truss_reason)

@@ -199,8 +199,9 @@ def _longest_reason(G, weight="weight", default_weight=1, topo_order=None):
     why = weight_reason(weight)
     if why:
         return why
-    if not _checks.is_real(default_weight):
-        return f"default_weight must be a real number; given {default_weight!r}"
+    reason = _checks.reason(_checks.real, default_weight, "", "default_weight")
+    if reason:
+        return reason
     if topo_order is not None and not isinstance(topo_order, (list, tuple)):
         return "topo_order must be a list or tuple (an iterator would be consumed before networkx could use it)"
     return _spread_reason(G, weight, default_weight)

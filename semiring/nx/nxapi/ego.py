@@ -28,8 +28,9 @@ from .bipartite import undirected as _undirected
 def _reason(G, n, radius=1, center=True, undirected=False, distance=None):
     if G.is_multigraph():
         return "a multigraph's subgraph keeps edge keys and each parallel edge's data; the backend graph holds neither"
-    if radius is not None and not _checks.is_real(radius):
-        return f"radius must be a real number or None; given {radius!r}"
+    reason = _checks.reason(_checks.real, radius, "", "radius", none=True)
+    if reason:
+        return reason
     why = weight_reason(distance)
     if why:
         return why.replace("weight", "distance", 1)

@@ -51,12 +51,8 @@ def _start_reason(G, nstart):
 
 
 def _iteration_reason(G, max_iter, tol, weight):
-    reason = parallel_reason(G) or weight_reason(weight) or _checks.reason(_checks.real, tol, "", "tol")
-    if reason:
-        return reason
-    if not _checks.is_integer(max_iter):
-        return f"max_iter must be an int; given {max_iter!r}"
-    return None
+    return (parallel_reason(G) or weight_reason(weight) or _checks.reason(_checks.real, tol, "", "tol")
+            or _checks.reason(_checks.integer, max_iter, "", "max_iter"))
 
 
 def _product(G, weight):
@@ -127,9 +123,7 @@ def _eig_numpy_reason(G, weight=None, max_iter=50, tol=0):
         return reason
     if 0 < len(G) < 3:
         return f"ARPACK (networkx's eigs call) needs at least 3 nodes; networkx raises SciPy's error for {len(G)}"
-    if max_iter is not None and not _checks.is_integer(max_iter):
-        return f"max_iter must be an int or None; given {max_iter!r}"
-    return None
+    return _checks.reason(_checks.integer, max_iter, "", "max_iter", none=True)
 
 
 def _connected(G):

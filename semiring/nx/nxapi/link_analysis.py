@@ -55,8 +55,9 @@ def _reason(G, alpha=0.85, personalization=None, max_iter=100, tol=1e-06, nstart
         return f"alpha must be in [0, 1] for the backend; given {alpha}"
     if tol is None or tol < 0:
         return f"tol must be a number >= 0; given {tol!r}"
-    if not _checks.is_integer(max_iter) or max_iter < 0:
-        return f"max_iter must be an int >= 0; given {max_iter!r}"
+    reason = _checks.reason(_checks.integer, max_iter, "", "max_iter", low=0)
+    if reason:
+        return reason
     for d, name in ((personalization, "personalization"), (nstart, "nstart"), (dangling, "dangling")):
         reason = _dict_reason(d, G, name)
         if reason:
@@ -102,8 +103,9 @@ def _hits_reason(G, max_iter=100, tol=1.0e-8, nstart=None, normalized=True):
     reason = parallel_reason(G) or _checks.reason(_checks.real, tol, "", "tol", none=True)
     if reason:
         return reason
-    if not _checks.is_integer(max_iter):
-        return f"max_iter must be an int; given {max_iter!r}"
+    reason = _checks.reason(_checks.integer, max_iter, "", "max_iter")
+    if reason:
+        return reason
     if nstart is not None and not isinstance(nstart, dict):
         return f"nstart must be a dict; given {type(nstart).__name__}"
     return None

@@ -63,9 +63,7 @@ def _degree(G):
 
 
 def _convert_reason(G, first_label=0, ordering="default", label_attribute=None):
-    if not _checks.is_integer(first_label):
-        return f"first_label must be an int; given {first_label!r}"
-    return _reason(G)
+    return _checks.reason(_checks.integer, first_label, "", "first_label") or _reason(G)
 
 
 @checked_by(_convert_reason)

@@ -18,9 +18,7 @@ from ._common import checked_by
 def _bfs_reason(G, source, reverse=False, depth_limit=None, sort_neighbors=None):
     if sort_neighbors is not None:
         return "sort_neighbors orders each node's neighbours by a Python callable"
-    if depth_limit is not None and not _checks.is_integer(depth_limit):
-        return f"depth_limit must be an int or None; given {depth_limit!r}"
-    return None
+    return _checks.reason(_checks.integer, depth_limit, "", "depth_limit", none=True)
 
 
 def _not_in_graph(G, node):
@@ -87,9 +85,7 @@ def bfs_layers(G, sources):
 
 
 def _distance_reason(G, source, distance):
-    if not _checks.is_integer(distance):
-        return f"distance must be an int; given {distance!r}"
-    return None
+    return _checks.reason(_checks.integer, distance, "", "distance")
 
 
 @checked_by(_distance_reason)
