@@ -20,7 +20,8 @@ from . import _validate as _v
 
 
 class Conversions:
-    """Conversions of :class:`~semiring.Matrix` (its base class: the methods are documented there)."""
+    """The conversion methods of :class:`~semiring.Matrix`, which inherits them (a base class
+    holding no state of its own)."""
 
     @classmethod
     def from_scipy(cls, S, *, dtype=None, device=None, dup_op=None, copy=False, backend=None):
