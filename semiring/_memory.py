@@ -68,7 +68,7 @@ def require(nbytes, what, device="cpu"):
 #: generators' builds (kronecker, grid, random_geometric) at 10**5..10**7 edges and rounded up:
 #: per generated edge (endpoints, merge keys, the sorted symmetric entries and the CSR build)
 #: without and with weights, and per vertex.
-GRAPH_BUILD_BYTES_PER_EDGE = {False: 144, True: 240}
+GRAPH_BUILD_BYTES_PER_EDGE = {False: 112, True: 208}
 GRAPH_BUILD_BYTES_PER_VERTEX = 48
 
 

@@ -55,10 +55,6 @@ def unify(a, b, what="operands") -> np.dtype:
     return lookup(r, what)
 
 
-def is_float(d) -> bool:
-    return np.dtype(d).kind == "f"
-
-
 def cast(values, dtype, what="values", *, wrap_integers=False):
     """Cast an array to ``dtype``, refusing casts that would not keep the values.
 

@@ -145,7 +145,7 @@ def test_bad_inputs_raise():
     with pytest.raises(sr.InvalidValue, match="integer vertex indices"):
         bc(A, sources=[[0, 1]])
     for batch in (0, -2, 1.5, True, "8"):
-        with pytest.raises(sr.InvalidValue, match="batch must be a positive integer"):
+        with pytest.raises(sr.InvalidValue, match="batch must be an integer >= 1"):
             bc(A, batch=batch)
 
 

@@ -392,7 +392,7 @@ def test_bad_partitions_raise():
         modularity(A, [{0, 1, 2}, {3, 4}])
     with pytest.raises(sr.IndexOutOfBound, match="0..5"):
         modularity(A, [{0, 1, 2}, {3, 4, 5, 6}])
-    with pytest.raises(sr.InvalidValue, match="integers"):
+    with pytest.raises(sr.InvalidValue, match="a community's vertex must be an integer vertex index; given 5.0"):
         modularity(A, [{0, 1, 2}, {3, 4, 5.0}])
     with pytest.raises(sr.InvalidValue, match="set of vertex indices"):
         modularity(A, [{0, 1, 2}, 3, 4, 5])

@@ -458,14 +458,14 @@ def _assert_undirected_on_host(A):
 
 
 def _no_host_build(monkeypatch):
-    """Make the host path of Matrix.from_coo fail: a device build must not take it."""
-    from semiring.core import _validate
+    """Make Matrix.from_coo fail where it would copy the entries to the host: a device build
+    must keep them on the GPU."""
+    from semiring.core import _interop
 
     def boom(*args, **kwargs):
-        raise AssertionError("the entries went through the host path of Matrix.from_coo")
+        raise AssertionError("Matrix.from_coo copied the entries to the host")
 
-    monkeypatch.setattr(_validate, "index_array", boom)
-    monkeypatch.setattr(_validate, "values_array", boom)
+    monkeypatch.setattr(_interop, "host_array", boom)
 
 
 @gpu

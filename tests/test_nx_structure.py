@@ -611,7 +611,7 @@ def _parallel():
     ("ego_graph", (nx.path_graph(3), 0), {"distance": lambda u, v, d: 1}, "callable"),
     ("ego_graph", (nx.path_graph(3, create_using=nx.DiGraph), 0), {"undirected": True, "distance": "w"},
      "one direction"),
-    ("ego_graph", (nx.path_graph(3), 0), {"radius": "1"}, "radius must be a real number"),
+    ("ego_graph", (nx.path_graph(3), 0), {"radius": "1"}, "radius must be None or a real number"),
     ("transitive_closure_dag", (nx.MultiDiGraph([(0, 1)]),), {}, "multigraph"),
     ("transitive_closure_dag", (nx.DiGraph([(0, 1)]),), {"topo_order": iter([0, 1])}, "list or tuple"),
     ("dag_longest_path", (nx.DiGraph([(0, 1)]),), {"weight": lambda u, v, d: 1}, "callable"),

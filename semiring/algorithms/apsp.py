@@ -40,6 +40,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import core as _core
+from .. import _checks
 from .._memory import available_bytes
 from ..core.matrix import Matrix
 from ..exceptions import DomainMismatch, InvalidValue, NegativeCycleError
@@ -73,9 +74,7 @@ def _budget(max_bytes, device, what):
     """``max_bytes`` checked, or the default share of the free memory."""
     if max_bytes is None:
         return int(MEMORY_FRACTION * available_bytes(device))
-    if isinstance(max_bytes, (bool, np.bool_)) or not isinstance(max_bytes, (int, np.integer)) or max_bytes <= 0:
-        raise InvalidValue(f"{what}: max_bytes must be a positive integer or None; given {max_bytes!r}")
-    return int(max_bytes)
+    return _checks.integer(max_bytes, what, "max_bytes", low=1, none=True)
 
 
 def _entry_bytes(dtype):
@@ -119,16 +118,14 @@ def _checked_weights(G, what):
 
 def _sources(sources, n, what):
     """Sources as an int64 host array (all vertices for None), checked."""
-    from ..core import _validate as _v
-
     if sources is None:
         return np.arange(n, dtype=np.int64)
-    if isinstance(sources, (int, np.integer)) and not isinstance(sources, (bool, np.bool_)):
+    if _checks.is_integer(sources):
         sources = [sources]
     arr = np.asarray(sources) if not hasattr(sources, "get") else sources.get()
     if arr.dtype.kind == "b":
         raise InvalidValue(f"{what}: sources must be vertex indices; given a bool array")
-    return _v.index_array(arr, n, f"{what} sources")
+    return _checks.index_array(arr, n, f"{what} sources")
 
 
 def _diagonal(n, value, dtype, device):
@@ -237,8 +234,7 @@ def floyd_warshall(A, *, max_bytes=None, block=FW_BLOCK):
     """
     what = "floyd_warshall"
     G = as_graph(A, what)
-    if isinstance(block, (bool, np.bool_)) or not isinstance(block, (int, np.integer)) or block < 1:
-        raise InvalidValue(f"{what}: block must be a positive integer; given {block!r}")
+    _checks.integer(block, what, "block", low=1)
     W = _weights(G, what)
     allowed = _budget(max_bytes, G.A.device, what)
     need = G.n * G.n * _entry_bytes(W.dtype) * FW_WORKSPACE

@@ -38,6 +38,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .. import _checks
 from .. import core as _core
 from ..core.vector import Vector
 from ..exceptions import InvalidValue
@@ -45,7 +46,7 @@ from ..backends import results as _results
 from ..backends.direction import ALPHA, BETA, Beamer
 from ..ops import semiring as _semirings
 from . import engines as _engines
-from .graph import as_graph, check_source, edges_of, on_graph_backend
+from .graph import as_graph, edges_of, on_graph_backend
 
 _DIRECTIONS = ("auto", "push", "pull", "edge")
 #: The BFS strategies (see :func:`bfs`'s ``strategy``).
@@ -273,7 +274,7 @@ def bfs(A, source, *, parents=False, direction="auto", max_depth=None, determini
     G = as_graph(A, "bfs")
     n = G.n
     _check_options(direction, max_depth, parents, deterministic, engine, strategy)
-    source = check_source(source, n, "bfs")
+    source = _checks.vertex(source, n, "bfs")
     dev = G.A.device
     choice = _engines.select("bfs", engine, strategy, dev, n, G.nedges, direction=direction,
                              deterministic=deterministic)
@@ -286,20 +287,13 @@ def bfs(A, source, *, parents=False, direction="auto", max_depth=None, determini
     return _bfs_algebra(G, source, parents, deterministic, direction, max_depth)
 
 
-def _is_bool(x):
-    return isinstance(x, (bool, np.bool_))
-
-
 def _check_options(direction, max_depth, parents, deterministic, engine, strategy):
     """InvalidValue for any option of :func:`bfs` outside its domain, used or not."""
     if not isinstance(direction, str) or direction not in _DIRECTIONS:
         raise InvalidValue(f"bfs: direction must be one of {_DIRECTIONS}; given {direction!r}")
-    if max_depth is not None and (_is_bool(max_depth) or not isinstance(max_depth, (int, np.integer))
-                                  or max_depth < 0):
-        raise InvalidValue(f"bfs: max_depth must be a non-negative int or None; given {max_depth!r}")
-    for name, value in (("parents", parents), ("deterministic", deterministic)):
-        if not _is_bool(value):
-            raise InvalidValue(f"bfs: {name} must be True or False; given {value!r}")
+    _checks.depth(max_depth, "bfs", "max_depth")
+    _checks.flag(parents, "bfs", "parents")
+    _checks.flag(deterministic, "bfs", "deterministic")
     _engines.check_names("bfs", engine, strategy)
 
 

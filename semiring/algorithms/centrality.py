@@ -33,6 +33,7 @@ import math
 
 import numpy as np
 
+from .. import _checks
 from .. import core as _core
 from ..backends._xp import asnumpy
 from ..core import _validate as _v
@@ -235,8 +236,7 @@ def betweenness_centrality(A, *, sources=None, normalized=True, endpoints=False,
     what = "betweenness_centrality"
     G = as_graph(A, what)
     n, device = G.n, G.A.device
-    if isinstance(batch, (bool, np.bool_)) or not isinstance(batch, (int, np.integer)) or batch < 1:
-        raise InvalidValue(f"{what}: batch must be a positive integer; given {batch!r}")
+    batch = _checks.integer(batch, what, "batch", low=1)
     src = _sources(sources, n, what)
     xp = _v.xp_for(device)
     # bc = 0 at every vertex

@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import _checks
 from .. import core as _core
 from .._memory import require
 from ..core.vector import Vector
@@ -393,8 +394,7 @@ def coloring(A, *, method="jones_plassmann", seed=0, engine="auto", blocks=None)
     if blocks is not None:
         if method != "gebremedhin_manne":
             raise InvalidValue(f"coloring: blocks applies to method='gebremedhin_manne' only; given method {method!r}")
-        if isinstance(blocks, (bool, np.bool_)) or not isinstance(blocks, (int, np.integer)) or blocks < 1:
-            raise InvalidValue(f"coloring: blocks must be a positive integer; given {blocks!r}")
+        _checks.integer(blocks, "coloring", "blocks", low=1)
     # a few dense per-vertex arrays (priorities, colors, the loops' work arrays)
     require(48 * G.n, f"coloring: per-vertex arrays for n = {G.n}", device=G.A.device)
     if _engines.select("coloring", engine, None, G.A.device, G.n, G.nedges, method=method).name == "fused":

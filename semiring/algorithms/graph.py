@@ -20,8 +20,6 @@ from __future__ import annotations
 
 import functools
 
-import numpy as np
-
 from .. import core as _core
 from .._once import lock_of, once_item, versioned
 from ..core.matrix import Matrix
@@ -183,24 +181,13 @@ def as_graph(A, what):
     raise InvalidValue(f"{what}: expected a Matrix or Graph; given {type(A).__name__}")
 
 
-def check_source(source, n, what):
-    """The source as an int; IndexOutOfBound if it is not a vertex, InvalidValue if not an integer."""
-    from ..exceptions import IndexOutOfBound
-
-    if isinstance(source, (bool, np.bool_)) or not isinstance(source, (int, np.integer)):
-        raise InvalidValue(f"{what}: source must be an integer vertex index; given {source!r}")
-    if not 0 <= source < n:
-        raise IndexOutOfBound(f"{what}: source must be a vertex in 0..{n - 1}; given {source}")
-    return int(source)
-
-
 def edges_of(G, vertices, degree):
     """Sum of ``degree`` over the entries of ``vertices`` (the edges a frontier touches)."""
     # e = plus_reduce(degree<vertices.S>)
     return int(_core.reduce_scalar(_core.ewise_mult(vertices, degree, binary.second), monoid.plus))
 
 
-__all__ = ["Graph", "as_graph", "edges_of", "check_source"]
+__all__ = ["Graph", "as_graph", "edges_of"]
 
 
 def on_graph_backend(fn):

@@ -41,6 +41,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .. import _checks
 from .. import core as _core
 from ..core.matrix import Matrix
 from ..core.vector import Vector
@@ -49,7 +50,7 @@ from ..ops import binary, indexunary, monoid, semiring, unary
 from . import _sssp_engines as _engines
 from . import engines as _choice
 from .bfs import bfs
-from .graph import as_graph, check_source, on_graph_backend
+from .graph import as_graph, on_graph_backend
 
 _METHODS = ("auto", "bellman_ford", "delta_stepping")
 #: Names accepted by ``sssp(strategy=...)``: Bellman-Ford work organizations, then near-far.
@@ -297,14 +298,12 @@ def _check_options(method, delta, parents, engine, strategy):
         raise InvalidValue(f"sssp: method must be one of {_METHODS}; given {method!r}")
     if delta is not None:
         _check_delta(delta)
-    if not isinstance(parents, (bool, np.bool_)):
-        raise InvalidValue(f"sssp: parents must be True or False; given {parents!r}")
+    _checks.flag(parents, "sssp", "parents")
     _choice.check_names("sssp", engine, strategy)
 
 
 def _check_delta(delta):
-    if (isinstance(delta, (bool, np.bool_)) or not isinstance(delta, (int, float, np.integer, np.floating))
-            or not np.isfinite(delta) or not delta > 0):
+    if not _checks.is_real(delta, finite=True) or not delta > 0:
         raise InvalidValue(f"sssp: delta must be a positive finite number; given {delta!r}")
 
 
@@ -428,7 +427,7 @@ def sssp(A, source, *, method="auto", delta=None, parents=False, engine="auto", 
     """
     G = as_graph(A, "sssp")
     _check_options(method, delta, parents, engine, strategy)
-    source = check_source(source, G.n, "sssp")
+    source = _checks.vertex(source, G.n, "sssp")
     info = _prepared(G)
     W, negative = info.Wf, info.negative
     if strategy is None and method == "auto":

@@ -10,12 +10,11 @@ from __future__ import annotations
 import argparse
 import math
 import os
-import re
 
+from .. import _checks
 from ..exceptions import InvalidValue
 from . import graphs
 
-_DIGITS = re.compile(r"[+-]?[0-9]+")
 
 
 class UsageError(Exception):
@@ -45,11 +44,10 @@ def integer(lo, hi):
     expected = f"an integer in {lo}..{hi}"
 
     def parse(text):
-        # more digits than hi has cannot be in range (and int() refuses thousands of digits)
-        if not _DIGITS.fullmatch(text) or len(text.lstrip("+-").lstrip("0")) > len(str(hi)) \
-                or not lo <= int(text) <= hi:
+        value = _checks.decimal(text, lo, hi)
+        if value is None:
             raise argparse.ArgumentTypeError(f"expected {expected}; given {_shown(text)}")
-        return int(text)
+        return value
 
     return parse
 
@@ -91,12 +89,11 @@ def real(lo, hi):
 
 def vertex_list(text):
     """An argparse type: comma-separated distinct 0-based vertices (``0,5,17``)."""
-    parts = text.split(",")
-    if not all(_DIGITS.fullmatch(p) and not p.startswith(("+", "-")) and len(p.lstrip("0")) <= 19
-               for p in parts) or len(text) > 10**7:
+    parts = text.split(",") if len(text) <= 10**7 else [""]
+    vertices = [_checks.decimal(p, 0, 10**19 - 1, signed=False) for p in parts]
+    if None in vertices:
         raise argparse.ArgumentTypeError(f"expected comma-separated 0-based vertices (e.g. 0,5,17); "
                                          f"given {_shown(text)}")
-    vertices = [int(p) for p in parts]
     if len(set(vertices)) != len(vertices):
         seen = set()
         twice = next(v for v in vertices if v in seen or seen.add(v))

@@ -11,7 +11,7 @@ import math
 import os
 from dataclasses import dataclass
 
-from .. import generators, io
+from .. import _checks, generators, io
 from ..exceptions import InvalidValue, OutOfMemory
 from ..generators import MAX_VERTICES
 
@@ -114,11 +114,11 @@ def parse(text):
     numbers = []
     for label, part, bounds in zip(labels, parts, ranges):
         lo, hi = bounds(*numbers)
-        # more digits than hi has cannot be in range (and int() refuses thousands of digits)
-        if len(part.lstrip("0")) > len(str(hi)) or not lo <= int(part) <= hi:
+        value = _checks.decimal(part, lo, hi, signed=False)
+        if value is None:
             shown = repr(text) if len(text) <= 60 else f"{text[:40]!r}... ({len(text)} characters)"
             raise InvalidValue(f"expected {form} with {label} in {lo}..{hi}; given {shown}")
-        numbers.append(int(part))
+        numbers.append(value)
     return GraphSpec(text, name, numbers=tuple(numbers))
 
 

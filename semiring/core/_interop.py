@@ -4,6 +4,7 @@
   arrays as they are, objects with the DLPack protocol (``__dlpack__``, ``__dlpack_device__``:
   PyTorch, JAX, ...) and objects with ``__cuda_array_interface__`` (Numba, PyTorch, ...) as
   zero-copy views, anything else through ``numpy.asarray``.
+- ``host_array``: a NumPy array of anything ``numpy.asarray`` takes, or a host copy of a CuPy one.
 - ``sparse_kind``: whether an object is a scipy.sparse or a cupyx.scipy.sparse matrix.
 - ``canonical_csr``: the (indptr, indices, values) arrays of a CSR matrix that is already in the
   form a Matrix stores (sorted column indices, no duplicates), as views; None when it is not.
@@ -21,7 +22,7 @@ import sys
 
 import numpy as np
 
-from ..backends._xp import xp_of
+from ..backends._xp import asnumpy, xp_of
 from ..exceptions import InvalidValue
 
 #: DLPack device types (``DLDeviceType`` in dlpack.h) read on the host or a CUDA GPU.
@@ -68,9 +69,20 @@ def as_array(obj, what):
                            f"({DLPACK_CUDA} or {DLPACK_CUDA_MANAGED}); given one on DLPack device type {kind}")
     if hasattr(obj, "__cuda_array_interface__"):
         return _cupy().asarray(obj)
-    from ._validate import host_array
-
     return host_array(obj, what)
+
+
+def host_array(x, what):
+    """A NumPy array of ``x``: a CuPy array copied to the host, anything else through
+    ``numpy.asarray``; InvalidValue when NumPy cannot make one array of it (ragged nested
+    lists, objects that fail to convert)."""
+    if xp_of(x) is not np:
+        return asnumpy(x)
+    try:
+        return np.asarray(x)
+    except (ValueError, TypeError, OverflowError) as exc:
+        raise InvalidValue(f"{what}: expected an array (a rectangular nested list of numbers); given "
+                           f"{type(x).__name__} that NumPy cannot convert: {exc}") from exc
 
 
 def dense_input(array, ndim, dtype, device, what):
@@ -154,4 +166,4 @@ def readonly(a):
     return v
 
 
-__all__ = ["as_array", "sparse_kind", "canonical_csr", "readonly"]
+__all__ = ["as_array", "host_array", "sparse_kind", "canonical_csr", "readonly"]

@@ -1,12 +1,28 @@
-"""Input validation shared by constructors and operations: one place, one message style."""
+"""Checks of the containers' and operations' arguments: devices, backends, operands, operators.
+
+Plain values (integers, reals, flags, dimensions, indices, index and value arrays) are checked
+by :mod:`semiring._checks`; this module holds what is about containers and operators: device
+names and placement, the backend choice, operands' kinds, shapes and devices, the semiring,
+monoid and operator arguments, and the index lists of ``assign`` and ``extract``.
+
+It imports neither ``matrix`` nor ``vector`` at load time (both import it): the two checks
+that name the container classes (``container``, ``same_shape``) look them up when called.
+"""
 
 from __future__ import annotations
 
 import numpy as np
 
+from .. import _checks
 from .. import dtypes as _dt
-from ..backends._xp import asnumpy, xp_of
-from ..exceptions import DimensionMismatch, DomainMismatch, IndexOutOfBound, InvalidValue
+from ..exceptions import DimensionMismatch, DomainMismatch, InvalidValue
+from ..ops import binary as _binary
+from ..ops import indexunary as _indexunary
+from ..ops import monoid as _monoid
+from ..ops import semiring as _semiring
+from ..ops._base import BinaryOp, IndexUnaryOp, UnaryOp, check_not_positional
+from ..ops.monoid import Monoid
+from ..ops.semiring import Semiring
 
 DEVICES = ("cpu", "gpu", "auto")
 
@@ -33,88 +49,6 @@ def xp_for(dev):
 
         return gpu.load()
     return np
-
-
-#: Dimensions are below 2**63: indices are int64.
-MAX_DIMENSION = 2**63 - 1
-
-
-def dimension(n, what):
-    """``n`` as a Python int, checked to be an integer in ``[0, 2**63)``."""
-    if isinstance(n, (bool, np.bool_)) or not isinstance(n, (int, np.integer)):
-        raise InvalidValue(f"{what}: expected a non-negative integer; given {n!r}"[:300])
-    if n < 0:
-        raise InvalidValue(f"{what}: expected a non-negative integer; given {n}")
-    if n > MAX_DIMENSION:
-        raise InvalidValue(f"{what}: expected a non-negative integer below 2**63; given {n}")
-    return int(n)
-
-
-def host_array(x, what):
-    """A NumPy array of ``x``: a CuPy array copied to the host, anything else through
-    ``numpy.asarray``; InvalidValue when NumPy cannot make one array of it (ragged nested
-    lists, objects that fail to convert)."""
-    if xp_of(x) is not np:
-        return asnumpy(x)
-    try:
-        return np.asarray(x)
-    except (ValueError, TypeError, OverflowError) as exc:
-        raise InvalidValue(f"{what}: expected an array (a rectangular nested list of numbers); given "
-                           f"{type(x).__name__} that NumPy cannot convert: {exc}") from exc
-
-
-def index_scalar(i, n, what):
-    """One index: an int (not a bool) with 0 <= i < n, as a Python int."""
-    if isinstance(i, (bool, np.bool_)) or not isinstance(i, (int, np.integer)):
-        raise InvalidValue(f"{what}: expected an integer index; given {i!r}"[:300])
-    if not 0 <= i < n:
-        raise IndexOutOfBound(f"{what}: expected indices in [0, {n}); given {i}")
-    return int(i)
-
-
-def index_array(idx, n, what):
-    """Convert to a 1-d int64 (host) array and check 0 <= idx < n."""
-    arr = host_array(idx, what)
-    if arr.ndim != 1:
-        raise InvalidValue(f"{what}: expected a 1-d array of indices; given shape {arr.shape}")
-    if arr.size == 0:
-        return np.zeros(0, dtype=np.int64)
-    if arr.dtype.kind == "f":
-        if not np.all(np.isfinite(arr)) or not np.all(arr == np.round(arr)):
-            raise InvalidValue(f"{what}: expected integer indices; given non-integral {arr.dtype.name} values")
-    elif arr.dtype.kind not in "iu":
-        raise InvalidValue(f"{what}: expected integer indices; given dtype {arr.dtype}")
-    if arr.dtype.kind == "u" and arr.dtype.itemsize == 8 and arr.max() > np.iinfo(np.int64).max:
-        raise IndexOutOfBound(f"{what}: index {arr.max()} is out of range for size {n}")
-    arr = arr.astype(np.int64)
-    lo, hi = arr.min(), arr.max()
-    if lo < 0 or hi >= n:
-        bad = lo if lo < 0 else hi
-        raise IndexOutOfBound(f"{what}: expected indices in [0, {n}); given {bad}")
-    return arr
-
-
-def values_array(values, count, dtype, what):
-    """Values for ``count`` entries: None (True/1), a scalar (broadcast) or a 1-d array."""
-    if values is None:
-        d = _dt.BOOL if dtype is None else _dt.lookup(dtype, f"{what} dtype")
-        return np.ones(count, dtype=d)
-    arr = host_array(values, what)
-    if arr.dtype.kind not in "biuf":
-        raise DomainMismatch(f"{what}: expected bool, integer or float values; given dtype {arr.dtype}")
-    if arr.ndim == 0:
-        arr = np.full(count, arr, dtype=arr.dtype)
-    elif arr.ndim != 1 or arr.shape[0] != count:
-        raise DimensionMismatch(f"{what}: expected {count} values (one per index); given shape {arr.shape}")
-    d = _dt.lookup(arr.dtype if dtype is None else dtype, f"{what} dtype")
-    return _dt.cast(arr, d, what).copy() if arr.dtype != d else arr.copy()
-
-
-def flag(value, what):
-    """``value`` as a bool; InvalidValue unless it is a bool (Python or NumPy)."""
-    if not isinstance(value, (bool, np.bool_)):
-        raise InvalidValue(f"{what}: expected True or False; given {value!r}"[:300])
-    return bool(value)
 
 
 def same_device(*objs):
@@ -202,3 +136,142 @@ def gpu_memory(what):
         return inner
 
     return wrap
+
+
+def require(x, cls, what):
+    if not isinstance(x, cls):
+        names = cls.__name__ if isinstance(cls, type) else " or ".join(c.__name__ for c in cls)
+        raise InvalidValue(f"{what}: expected a {names}; given {type(x).__name__}")
+    return x
+
+
+def semiring(s, what):
+    if isinstance(s, str):
+        return _semiring.get(s)
+    return require(s, Semiring, f"{what} semiring")
+
+
+def monoid(m, what):
+    if isinstance(m, str):
+        return _monoid.get(m)
+    return require(m, Monoid, f"{what} monoid")
+
+
+def binary_or_monoid(op, what):
+    """A BinaryOp from a BinaryOp, a Monoid (its operator) or a built-in name."""
+    if isinstance(op, str):
+        op = _binary.get(op)
+    if isinstance(op, Monoid):
+        op = op.op
+    require(op, BinaryOp, f"{what} operator")
+    if op.positional:
+        raise DomainMismatch(f"{what}: positional operator {op.name} is only valid as a semiring's multiply")
+    return op
+
+
+def indexunary(op, what):
+    if isinstance(op, str):
+        return _indexunary.get(op)
+    return require(op, IndexUnaryOp, f"{what} operator")
+
+
+def unary_like(op, what):
+    if isinstance(op, (UnaryOp, IndexUnaryOp)):
+        return op
+    return binary_or_monoid(op, what)
+
+
+def _kind(x):
+    """Vector, Matrix, or the type of anything else (containers of any backend compare equal)."""
+    from .matrix import Matrix
+    from .vector import Vector
+
+    return Vector if isinstance(x, Vector) else Matrix if isinstance(x, Matrix) else type(x)
+
+
+def same_shape(x, y, what):
+    if _kind(x) is not _kind(y):
+        raise InvalidValue(f"{what}: operands must both be Vectors or both Matrices; "
+                           f"given {type(x).__name__} and {type(y).__name__}")
+    if x.shape != y.shape:
+        raise DimensionMismatch(f"{what}: operands must have the same shape; given {x.shape} and {y.shape}")
+    same_device(x, y)
+
+
+def container(x, what):
+    from .matrix import Matrix
+    from .vector import Vector
+
+    return require(x, (Vector, Matrix), what)
+
+
+def bound_scalar(value, dtype, what):
+    """Type a scalar bound to an operator: a Python scalar takes the container's dtype where it
+    fits (3 with int8 stays int8, 0.5 with int8 becomes float64); a NumPy scalar keeps its own."""
+    if isinstance(value, np.generic):
+        return value
+    d = np.dtype(dtype)
+    sd = _dt.scalar_dtype(value)
+    if d.kind == "f" or (sd.kind in "bi" and d.kind in "iu" and sd.kind != "b") or d.kind == sd.kind == "b":
+        try:
+            if d.kind in "iu" and not (np.iinfo(d).min <= value <= np.iinfo(d).max):
+                return _dt.scalar(value, sd, what)
+        except TypeError:
+            pass
+        return _dt.scalar(value, d, what)
+    return _dt.scalar(value, sd, what)
+
+
+def slice_range(idx, n, what):
+    """``range`` of the positions a slice selects out of ``n``; InvalidValue for a slice of
+    non-integers or a zero step."""
+    for part in (idx.start, idx.stop, idx.step):
+        if part is not None and not _checks.is_integer(part):
+            raise InvalidValue(f"{what}: a slice of integers; given {idx!r}")
+    if idx.step == 0:
+        raise InvalidValue(f"{what}: a slice step cannot be zero; given {idx!r}")
+    return range(*idx.indices(n))
+
+
+def covers_all(idx, n, what):
+    """True when an index argument (None, a slice, an array) selects every position of ``n``
+    in order: None, or a slice equal to ``[:]``."""
+    if idx is None:
+        return True
+    return isinstance(idx, slice) and slice_range(idx, n, what) == range(n)
+
+
+def thunk(value, what):
+    """An index-unary operator's thunk: a bool or number scalar (a Python int within the 64-bit
+    integers); DomainMismatch otherwise."""
+    _dt.scalar_dtype(value, what)
+    return value
+
+
+def index_list(idx, n, what):
+    """Index list for assign/extract: None = all, a slice, an int array.
+
+    Raises OutOfMemory when None or a slice selects more positions than fit in memory."""
+    if idx is None or isinstance(idx, slice):
+        r = range(n) if idx is None else slice_range(idx, n, what)
+        from .._memory import require
+
+        require(len(r) * 8 * 4, f"{what}: a list of {len(r)} indices")
+        return np.arange(r.start, r.stop, r.step, dtype=np.int64)
+    if _checks.is_integer(idx):
+        idx = [idx]
+    from ._interop import host_array
+
+    return _checks.index_array(host_array(idx, what), n, what)
+
+
+def dup_op(op):
+    """The BinaryOp combining duplicate entries of a build (a Monoid's operator), or None;
+    InvalidValue for anything else, DomainMismatch for a positional operator."""
+    if op is None:
+        return None
+    binop = op.op if isinstance(op, Monoid) else op
+    if not isinstance(binop, BinaryOp):
+        raise InvalidValue(f"dup_op: expected a BinaryOp or Monoid; given {op!r}"[:300])
+    check_not_positional(binop, "dup_op")
+    return binop

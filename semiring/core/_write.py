@@ -14,12 +14,13 @@ and checked, so an operation that raises leaves ``C`` as it was.
 from __future__ import annotations
 
 
+from .. import _checks
 from .. import dtypes as _dt
 from ..backends.array import sparse as _sp
 from ..exceptions import DimensionMismatch, InvalidValue
 from ..ops._base import BinaryOp, check_not_positional
 from ..ops.monoid import Monoid
-from . import _validate as _v
+from . import _construct
 from .mask import Mask
 from .matrix import Matrix
 from .vector import Vector
@@ -61,7 +62,7 @@ def prepare(out, shape, mask, accum, replace, what):
     """
     mask = as_mask(mask, what)
     accum = as_accum(accum, what)
-    replace = _v.flag(replace, f"{what} replace")
+    replace = _checks.flag(replace, f"{what} replace")
     if replace and mask is None:
         raise InvalidValue(f"{what}: replace=True needs a mask (it deletes the entries outside it); given mask=None")
     if mask is not None and mask.shape != shape:
@@ -143,7 +144,7 @@ def write(out, tk, tv, shape, mask, accum, replace, positions=None, masked=False
 def _new(shape, dtype, keys, vals):
     if len(shape) == 1:
         return Vector._from_parts(shape[0], dtype, keys, vals)
-    return Matrix._from_csr(shape[0], shape[1], dtype, *Matrix._csr_parts(keys, vals, shape[0], shape[1]))
+    return Matrix._from_csr(shape[0], shape[1], dtype, *_construct.csr_parts(keys, vals, shape[0], shape[1]))
 
 
 def _store(out, keys, vals):

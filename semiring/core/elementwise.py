@@ -11,7 +11,7 @@ from ..backends._xp import xp_of
 from ..backends.array import sparse as _sp
 from ..exceptions import InvalidValue
 from ..ops._base import IndexUnaryOp, UnaryOp
-from . import _args, _hyper, _rowptr, _write
+from . import _hyper, _rowptr, _write
 from . import _validate as _v
 from .matrix import Matrix
 
@@ -50,9 +50,9 @@ def ewise_add(x, y, op, *, mask=None, accum=None, replace=False, out=None):
         Mixed Vector/Matrix operands, ``replace`` without mask.
     """
     what = "ewise_add"
-    _args.container(x, f"{what} x")
-    _args.same_shape(x, y, what)
-    f = _args.binary_or_monoid(op, what)
+    _v.container(x, f"{what} x")
+    _v.same_shape(x, y, what)
+    f = _v.binary_or_monoid(op, what)
     zt = f.output_dtype(x.dtype, y.dtype)
     mask, accum = _write.prepare(out, x.shape, mask, accum, replace, what)
     _v.same_device(x, out, None if mask is None else mask.parent)
@@ -91,9 +91,9 @@ def ewise_mult(x, y, op, *, mask=None, accum=None, replace=False, out=None):
     Parameters, Returns and Raises as in :func:`ewise_add`.
     """
     what = "ewise_mult"
-    _args.container(x, f"{what} x")
-    _args.same_shape(x, y, what)
-    f = _args.binary_or_monoid(op, what)
+    _v.container(x, f"{what} x")
+    _v.same_shape(x, y, what)
+    f = _v.binary_or_monoid(op, what)
     f.output_dtype(x.dtype, y.dtype)
     mask, accum = _write.prepare(out, x.shape, mask, accum, replace, what)
     _v.same_device(x, out, None if mask is None else mask.parent)
@@ -153,14 +153,14 @@ def apply(x, op, *, left=None, right=None, thunk=None, mask=None, accum=None, re
         Operator and dtype do not fit (e.g. a float-only operator on integers).
     """
     what = "apply"
-    _args.container(x, f"{what} x")
+    _v.container(x, f"{what} x")
     if isinstance(op, str):
         from ..ops import unary as _unary
 
         op = _unary.get(op)
-    f = _args.unary_like(op, what)
+    f = _v.unary_like(op, what)
     if thunk is not None:
-        _args.thunk(thunk, f"{what} thunk")
+        _v.thunk(thunk, f"{what} thunk")
     mask, accum = _write.prepare(out, x.shape, mask, accum, replace, what)
     _v.same_device(x, out, None if mask is None else mask.parent)
     if _hyper.huge(x.shape) and (out is not None or mask is not None):
@@ -179,7 +179,7 @@ def apply(x, op, *, left=None, right=None, thunk=None, mask=None, accum=None, re
         if (left is None) == (right is None) or thunk is not None:
             raise InvalidValue(f"{what}: a BinaryOp needs exactly one bound scalar, left= or right=; "
                                f"given left={left!r}, right={right!r}")
-        s = _args.bound_scalar(left if left is not None else right, x.dtype, f"{what} scalar")
+        s = _v.bound_scalar(left if left is not None else right, x.dtype, f"{what} scalar")
         left, right = (s, None) if left is not None else (None, s)
     r = _resident("apply", x, f, left, right, thunk, write=(out, mask, accum, replace))
     if r is NotImplemented:
@@ -229,9 +229,9 @@ def select(x, op, thunk=0, *, mask=None, accum=None, replace=False, out=None):
         ``op`` is not an index-unary operator, or its result has NaN (not a boolean).
     """
     what = "select"
-    _args.container(x, f"{what} x")
-    f = _args.indexunary(op, what)
-    _args.thunk(thunk, f"{what} thunk")
+    _v.container(x, f"{what} x")
+    f = _v.indexunary(op, what)
+    _v.thunk(thunk, f"{what} thunk")
     mask, accum = _write.prepare(out, x.shape, mask, accum, replace, what)
     _v.same_device(x, out, None if mask is None else mask.parent)
     if _hyper.huge(x.shape) and (out is not None or mask is not None):

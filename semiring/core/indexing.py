@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import _checks
 from .. import dtypes as _dt
 from ..backends import _select
 from ..backends._xp import repeat, xp_of
 from ..backends.array import sparse as _sp
 from ..exceptions import DimensionMismatch, InvalidValue
-from . import _args, _hyper, _rowptr, _write
+from . import _hyper, _rowptr, _write
 from . import _validate as _v
 from .matrix import Matrix
 from .scalar import Scalar
@@ -37,7 +38,7 @@ def _index_set(idx, n, what):
         if step == 1 and start == 0 and stop == n:
             return None
         return np.sort(np.arange(start, stop, step, dtype=np.int64))
-    arr = np.sort(_args.index_list(idx, n, what))
+    arr = np.sort(_v.index_list(idx, n, what))
     _unique(arr, what)
     return arr
 
@@ -56,12 +57,12 @@ class _Region:
             if not (isinstance(indices, tuple) and len(indices) == 2):
                 raise InvalidValue(f"{what}: a Matrix out needs indices=(rows, cols); given {indices!r}")
             self.ncols = out.ncols
-            self.I = _args.index_list(indices[0], out.nrows, f"{what} rows")
-            self.J = _args.index_list(indices[1], out.ncols, f"{what} cols")
+            self.I = _v.index_list(indices[0], out.nrows, f"{what} rows")
+            self.J = _v.index_list(indices[1], out.ncols, f"{what} cols")
             self.rset = _index_set(indices[0], out.nrows, f"{what} rows")
             self.cset = _index_set(indices[1], out.ncols, f"{what} cols")
         else:
-            self.I = None if indices is None else _args.index_list(indices, out.size, f"{what} indices")
+            self.I = None if indices is None else _v.index_list(indices, out.size, f"{what} indices")
             self.rset = _index_set(indices, out.size, f"{what} indices")
         self.n = out.nrows if self.matrix else out.size
         xp = _v.xp_for(out.device)
@@ -141,7 +142,7 @@ def assign(out, u, indices=None, *, mask=None, accum=None, replace=False):
         u's shape does not match the index lists.
     """
     what = "assign"
-    _args.container(out, f"{what} out")
+    _v.container(out, f"{what} out")
     if isinstance(out, Vector) and isinstance(u, Matrix):
         raise InvalidValue(f"{what}: a Vector out takes a Vector or scalar u; given a Matrix")
     if isinstance(out, Matrix) and isinstance(u, Vector):
@@ -159,14 +160,14 @@ def assign(out, u, indices=None, *, mask=None, accum=None, replace=False):
         # every position: one kernel on the device (backends/gpu/resident)
         from ..backends.gpu import resident
 
-        value = u if isinstance(u, (Vector, Scalar)) else _args.bound_scalar(u, out.dtype, f"{what} scalar")
+        value = u if isinstance(u, (Vector, Scalar)) else _v.bound_scalar(u, out.dtype, f"{what} scalar")
         if not isinstance(value, Vector) or value.size == out.size:
             r = resident.assign(value, resident.WriteStep(out, mask, accum, replace))
             if r is not NotImplemented:
                 return r
     if isinstance(u, Scalar):
         u = u.value  # (the generic code takes the value on the host)
-    scalar = None if isinstance(u, (Vector, Matrix)) else _args.bound_scalar(u, out.dtype, f"{what} scalar")
+    scalar = None if isinstance(u, (Vector, Matrix)) else _v.bound_scalar(u, out.dtype, f"{what} scalar")
     ss = _select.native(out, u, mask)
     if ss is not None:
         # SuiteSparse containers: one GrB_assign (I, J in u's order; None: all)
@@ -211,8 +212,8 @@ def _assign_huge(out, u, indices, mask, accum, replace, what):
     is_matrix = isinstance(u, Matrix)
     lists = []
     for idx, n, name in ((indices[0], out.nrows, "rows"), (indices[1], out.ncols, "cols")):
-        keep_all = is_matrix and _args.covers_all(idx, n, f"{what} {name}")
-        lists.append(None if keep_all else _args.index_list(idx, n, f"{what} {name}"))
+        keep_all = is_matrix and _v.covers_all(idx, n, f"{what} {name}")
+        lists.append(None if keep_all else _v.index_list(idx, n, f"{what} {name}"))
     I, J = lists
     if is_matrix and u.shape != (out.nrows if I is None else I.size, out.ncols if J is None else J.size):
         ni, nj = (out.nrows if I is None else I.size), (out.ncols if J is None else J.size)
@@ -220,7 +221,7 @@ def _assign_huge(out, u, indices, mask, accum, replace, what):
     mask, accum = _write.prepare(out, out.shape, mask, accum, replace, what)
     _v.same_device(out, u if is_matrix else None, None if mask is None else mask.parent)
     if not is_matrix:
-        _args.bound_scalar(u, out.dtype, f"{what} scalar")
+        _v.bound_scalar(u, out.dtype, f"{what} scalar")
     xp = _v.xp_for(out.device)
     lists = [None if lst is None else xp.asarray(lst) for lst in lists]
     operands = []
@@ -268,15 +269,15 @@ def extract(x, rows=None, cols=None, *, mask=None, accum=None, replace=False, ou
         ``cols`` given for a Vector.
     """
     what = "extract"
-    _args.container(x, f"{what} x")
+    _v.container(x, f"{what} x")
     if isinstance(x, Vector):
         if cols is not None:
             raise InvalidValue(f"{what}: a Vector takes one index list; given cols={cols!r}")
-        I = _args.index_list(rows, x.size, f"{what} indices")
+        I = _v.index_list(rows, x.size, f"{what} indices")
         shape = (I.size,)
         mask, accum = _write.prepare(out, shape, mask, accum, replace, what)
         _v.same_device(x, out, None if mask is None else mask.parent)
-        if x.device == "gpu" and _args.covers_all(rows, x.size, f"{what} indices"):
+        if x.device == "gpu" and _v.covers_all(rows, x.size, f"{what} indices"):
             from ..backends.gpu import resident
 
             r = resident.extract(x, resident.WriteStep(out, mask, accum, replace))
@@ -291,20 +292,20 @@ def extract(x, rows=None, cols=None, *, mask=None, accum=None, replace=False, ou
         hit, tv = x._values_at(I)
         tk = xp_of(hit).flatnonzero(hit)
         return _write.write(out, tk, tv, shape, mask, accum, replace)
-    row_scalar = isinstance(rows, (int, np.integer)) and not isinstance(rows, (bool, np.bool_))
-    col_scalar = isinstance(cols, (int, np.integer)) and not isinstance(cols, (bool, np.bool_))
+    row_scalar = _checks.is_integer(rows)
+    col_scalar = _checks.is_integer(cols)
     if row_scalar and col_scalar:
         raise InvalidValue(f"{what}: one row and one column is a single entry; use A.get(row, col)")
     if col_scalar:  # a column: rows of the transpose
-        if not _args.covers_all(rows, x.nrows, f"{what} rows"):
-            _args.index_list(rows, x.nrows, f"{what} rows")  # (checked here for the message)
-        (j,) = _args.index_list(cols, x.ncols, f"{what} col")
+        if not _v.covers_all(rows, x.nrows, f"{what} rows"):
+            _v.index_list(rows, x.nrows, f"{what} rows")  # (checked here for the message)
+        (j,) = _v.index_list(cols, x.ncols, f"{what} col")
         return extract(x.T, j, rows, mask=mask, accum=accum, replace=replace, out=out)
     # I or J covering every row or column in order is taken as "all" (no index list is built)
-    iall = not row_scalar and _args.covers_all(rows, x.nrows, f"{what} rows")
-    jall = _args.covers_all(cols, x.ncols, f"{what} cols")
-    I = None if iall else _args.index_list(rows, x.nrows, f"{what} rows")
-    J = None if jall else _args.index_list(cols, x.ncols, f"{what} cols")
+    iall = not row_scalar and _v.covers_all(rows, x.nrows, f"{what} rows")
+    jall = _v.covers_all(cols, x.ncols, f"{what} cols")
+    I = None if iall else _v.index_list(rows, x.nrows, f"{what} rows")
+    J = None if jall else _v.index_list(cols, x.ncols, f"{what} cols")
     ni, nj = (x.nrows if iall else I.size), (x.ncols if jall else J.size)
     shape = (nj,) if row_scalar else (ni, nj)
     mask, accum = _write.prepare(out, shape, mask, accum, replace, what)

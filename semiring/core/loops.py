@@ -14,6 +14,7 @@ fallbacks, at every iteration), so it should contain algebra calls only.
 
 from __future__ import annotations
 
+from .. import _checks
 from ..exceptions import InvalidValue
 from .scalar import Scalar
 from .vector import Vector
@@ -160,9 +161,7 @@ def while_nonempty(u, body, *, max_iterations=None):
         raise InvalidValue(f"while_nonempty: u must be a Vector; given {type(u).__name__}")
     if not callable(body):
         raise InvalidValue(f"while_nonempty: body must be callable; given {type(body).__name__}")
-    if max_iterations is not None and (isinstance(max_iterations, bool) or not isinstance(max_iterations, int)
-                                       or max_iterations < 0):
-        raise InvalidValue(f"while_nonempty: max_iterations must be None or an int >= 0; given {max_iterations!r}")
+    max_iterations = _checks.integer(max_iterations, "while_nonempty", "max_iterations", low=0, none=True)
     limit = _NO_LIMIT if max_iterations is None else max_iterations
     it = Scalar(0, "int64", device=u.device)
     if limit == 0 or not u.nvals:

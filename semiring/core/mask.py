@@ -7,11 +7,11 @@
 from __future__ import annotations
 
 
+from .. import _checks
 from .. import dtypes as _dt
 from ..backends._xp import xp_of
 from ..backends.array.sparse import member
 from ..exceptions import InvalidValue
-from . import _validate as _v
 
 
 class Mask:
@@ -27,8 +27,8 @@ class Mask:
         if not (hasattr(parent, "_keys") and hasattr(type(parent), "nvals")):  # a Vector or Matrix
             raise InvalidValue(f"Mask: expected a Vector or Matrix to mask by; given {type(parent).__name__}")
         self.parent = parent
-        self.structural = structural if type(structural) is bool else _v.flag(structural, "Mask structural")
-        self.complement = complement if type(complement) is bool else _v.flag(complement, "Mask complement")
+        self.structural = structural if type(structural) is bool else _checks.flag(structural, "Mask structural")
+        self.complement = complement if type(complement) is bool else _checks.flag(complement, "Mask complement")
 
     def __invert__(self):
         return Mask(self.parent, self.structural, not self.complement)

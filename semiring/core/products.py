@@ -15,7 +15,7 @@ from ..backends.cpu import products as _cpu
 from ..backends.cpu import spgemm as _cpu_spgemm
 from ..backends.cpu import spmv as _cpu_spmv
 from ..exceptions import DimensionMismatch, InvalidValue
-from . import _args, _hyper, _write
+from . import _hyper, _write
 from . import _rowptr
 from . import _validate as _v
 from .matrix import Matrix
@@ -188,8 +188,8 @@ def vxm(u, A, semiring, *, mask=None, accum=None, replace=False, out=None, direc
 def _matvec(what, A, u, semiring, mask, accum, replace, out, direction, trace, is_vxm):
     """mxv (``A(i,k) * u(k)``) and vxm (``u(k) * A(k,j)``): checks, direction, kernel, write."""
     for x, cls, name in ((u, Vector, "u"), (A, Matrix, "A"))[:: 1 if is_vxm else -1]:
-        _args.require(x, cls, f"{what} {name}")
-    s = _args.semiring(semiring, what)
+        _v.require(x, cls, f"{what} {name}")
+    s = _v.semiring(semiring, what)
     n_in, n_out = (A.nrows, A.ncols) if is_vxm else (A.ncols, A.nrows)
     if u.size != n_in:
         raise DimensionMismatch(f"{what}: A is {A.nrows}x{A.ncols}, so u must have size {n_in}; given size {u.size}")
@@ -275,9 +275,9 @@ def mxm(A, B, semiring, *, mask=None, accum=None, replace=False, out=None):
     45(4), 2019 (the masked dot-product method and the choice between the two by their work).
     """
     what = "mxm"
-    _args.require(A, Matrix, f"{what} A")
-    _args.require(B, Matrix, f"{what} B")
-    s = _args.semiring(semiring, what)
+    _v.require(A, Matrix, f"{what} A")
+    _v.require(B, Matrix, f"{what} B")
+    s = _v.semiring(semiring, what)
     if A.ncols != B.nrows:
         raise DimensionMismatch(f"{what}: inner dimensions differ: A is {A.nrows}x{A.ncols}, B is {B.nrows}x{B.ncols}")
     _v.same_device(A, B, out)

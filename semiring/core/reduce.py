@@ -6,7 +6,7 @@ from __future__ import annotations
 from ..backends import _select
 from ..backends.array.reduce import reduce_all, reduce_runs, reduce_segments
 from ..ops.monoid import Monoid
-from . import _args, _rowptr, _write
+from . import _rowptr, _write
 from . import _validate as _v
 from .matrix import Matrix
 
@@ -21,7 +21,7 @@ def _reduce_rows(A, op, what):
 def _monoid_or_op(m, what):
     if isinstance(m, Monoid):
         return m
-    return _args.binary_or_monoid(m, what) if not isinstance(m, str) else _args.monoid(m, what)
+    return _v.binary_or_monoid(m, what) if not isinstance(m, str) else _v.monoid(m, what)
 
 
 @_v.gpu_memory("reduce_rowwise")
@@ -49,7 +49,7 @@ def reduce_rowwise(A, monoid, *, mask=None, accum=None, replace=False, out=None)
         As for the write step.
     """
     what = "reduce_rowwise"
-    _args.require(A, Matrix, f"{what} A")
+    _v.require(A, Matrix, f"{what} A")
     m = _monoid_or_op(monoid, what)
     mask, accum = _write.prepare(out, (A.nrows,), mask, accum, replace, what)
     w = _on_device(A, m, False, out, mask, accum, replace)
@@ -68,7 +68,7 @@ def reduce_columnwise(A, monoid, *, mask=None, accum=None, replace=False, out=No
     Vector, size n.
     """
     what = "reduce_columnwise"
-    _args.require(A, Matrix, f"{what} A")
+    _v.require(A, Matrix, f"{what} A")
     m = _monoid_or_op(monoid, what)
     mask, accum = _write.prepare(out, (A.ncols,), mask, accum, replace, what)
     w = _on_device(A, m, True, out, mask, accum, replace)
@@ -113,8 +113,8 @@ def reduce_scalar(x, monoid):
         The monoid cannot take x's dtype.
     """
     what = "reduce_scalar"
-    _args.container(x, f"{what} x")
-    m = _args.monoid(monoid, what)
+    _v.container(x, f"{what} x")
+    m = _v.monoid(monoid, what)
     if x.device == "gpu" and not isinstance(x, Matrix):
         from ..backends.gpu import resident
 

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import _checks
 from .._memory import require
 from ..backends import _select
 from ..backends._xp import repeat, xp_of
 from ..backends.array import sparse as _sp
 from ..exceptions import InvalidValue
-from . import _args, _hyper, _rowptr, _write
+from . import _hyper, _rowptr, _write
 from . import _validate as _v
 from .matrix import Matrix
 
@@ -35,7 +36,7 @@ def transpose(A, *, mask=None, accum=None, replace=False, out=None):
         As for the write step (a mask or ``out`` of the wrong shape, ``replace`` without a mask).
     """
     what = "transpose"
-    _args.require(A, Matrix, f"{what} A")
+    _v.require(A, Matrix, f"{what} A")
     shape = (A.ncols, A.nrows)
     mask, accum = _write.prepare(out, shape, mask, accum, replace, what)
     _v.same_device(A, out, None if mask is None else mask.parent)
@@ -81,12 +82,12 @@ def kronecker(A, B, op, *, mask=None, accum=None, replace=False, out=None):
         ``op`` cannot take these dtypes, or is positional.
     """
     what = "kronecker"
-    _args.require(A, Matrix, f"{what} A")
-    _args.require(B, Matrix, f"{what} B")
-    f = _args.binary_or_monoid(op, what)
+    _v.require(A, Matrix, f"{what} A")
+    _v.require(B, Matrix, f"{what} B")
+    f = _v.binary_or_monoid(op, what)
     zt = f.output_dtype(A.dtype, B.dtype)
     shape = (A.nrows * B.nrows, A.ncols * B.ncols)
-    if max(shape) > _v.MAX_DIMENSION:
+    if max(shape) > _checks.MAX_DIMENSION:
         raise InvalidValue(f"{what}: a {A.nrows}x{A.ncols} and a {B.nrows}x{B.ncols} matrix give a "
                            f"{shape[0]}x{shape[1]} result; dimensions must be below 2**63")
     mask, accum = _write.prepare(out, shape, mask, accum, replace, what)

@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import _host
+from .. import _checks, _host
 from .. import dtypes as _dt
 from ..backends._xp import asnumpy, xp_of
 from ..exceptions import DimensionMismatch, InvalidValue
+from . import _construct
 from . import _validate as _v
 from .mask import Mask
 
@@ -70,7 +71,7 @@ class Vector:
         return object.__new__(cls)
 
     def __init__(self, size, dtype="float64", *, device="cpu", backend=None):
-        self._size = _v.dimension(size, "Vector size")
+        self._size = _checks.dimension(size, "Vector size")
         self._dtype = _dt.lookup(dtype, "Vector dtype")
         self._device = _v.device(device)
         xp = _v.xp_for(self._device)
@@ -107,15 +108,10 @@ class Vector:
         DomainMismatch
             Unsupported dtype.
         """
-        size = _v.dimension(size, "Vector size")
-        check_dup_op(dup_op)
         _v.backend_name(backend, device)
-        idx = _v.index_array(indices, size, "Vector.from_coo indices")
-        vals = _v.values_array(values, idx.shape[0], dtype, "Vector.from_coo values")
-        idx, vals = _build(idx, vals, dup_op, lambda key: f"index {key}")
-        out = cls(size, vals.dtype, backend="numpy")
-        out._set(idx, vals)
-        return _v.placed(out, device, backend)
+        (size,), d, (idx, vals) = _construct.from_coo((indices,), values, (size,), dtype=dtype, device=device,
+                                                      dup_op=dup_op, what="Vector.from_coo")
+        return _v.placed(cls._from_parts(size, d, idx, vals), device, backend)
 
     @classmethod
     def from_dense(cls, array, *, missing=None, dtype=None, device=None, backend=None):
@@ -166,7 +162,7 @@ class Vector:
         if missing is None:
             idx, vals = xp.arange(arr.shape[0], dtype=np.int64), arr.copy() if arr is src else arr
         else:
-            idx = xp.flatnonzero(_not_missing(arr, missing))
+            idx = xp.flatnonzero(_construct.not_missing(arr, missing))
             vals = arr[idx]
         return _v.placed(cls._from_parts(arr.shape[0], d, idx, vals), device, backend)
 
@@ -482,7 +478,7 @@ class Vector:
         IndexOutOfBound
             ``index`` is outside the vector.
         """
-        i = _v.index_scalar(index, self._size, "Vector.get index")
+        i = _checks.index(index, self._size, "Vector.get index")
         hit, vals = self._values_at(_v.xp_for(self._device).asarray([i]))
         return _host.read(vals)[0] if bool(_host.read(hit)[0]) else default
 
@@ -490,7 +486,7 @@ class Vector:
         """Same size, same present positions and equal values (NaN equals NaN)."""
         if not isinstance(other, Vector):
             raise InvalidValue(f"isequal: expected a Vector; given {type(other).__name__}")
-        check_dtype = _v.flag(check_dtype, "isequal check_dtype")
+        check_dtype = _checks.flag(check_dtype, "isequal check_dtype")
         if self._size != other._size or (check_dtype and self._dtype != other._dtype):
             return False
         a, av = (asnumpy(t) for t in self._keys())
@@ -506,67 +502,3 @@ class Vector:
     def _check_size(self, size, what):
         if self._size != size:
             raise DimensionMismatch(f"{what}: expected a vector of size {size}; given size {self._size}")
-
-
-def _not_missing(arr, missing):
-    """Positions of a dense array that are not the ``missing`` marker (NaN matches NaN);
-    DomainMismatch unless ``missing`` is None or a bool or number scalar."""
-    xp = xp_of(arr)
-    if missing is None:
-        return xp.ones(arr.shape, bool)
-    _dt.scalar_dtype(missing, "from_dense missing")
-    if isinstance(missing, float) and np.isnan(missing):
-        return ~xp.isnan(arr) if arr.dtype.kind == "f" else xp.ones(arr.shape, bool)
-    return arr != missing
-
-
-def check_dup_op(dup_op):
-    """The BinaryOp combining duplicate entries (a Monoid's operator), or None; InvalidValue
-    for anything else, DomainMismatch for a positional operator."""
-    from ..ops._base import BinaryOp, check_not_positional
-    from ..ops.monoid import Monoid
-
-    if dup_op is None:
-        return None
-    op = dup_op.op if isinstance(dup_op, Monoid) else dup_op
-    if not isinstance(op, BinaryOp):
-        raise InvalidValue(f"dup_op: expected a BinaryOp or Monoid; given {dup_op!r}"[:300])
-    check_not_positional(op, "dup_op")
-    return op
-
-
-def _build(keys, vals, dup_op, describe):
-    """Sort (keys, vals) and combine duplicates with ``dup_op``; raise InvalidValue if none.
-
-    An unstable argsort is used first (several times faster than a stable one); only when
-    duplicates must be combined is the order of the given entries restored by a stable sort,
-    so that order-dependent operators (``first``, ``second``) see the entries in input order.
-    """
-    from ..backends.array.sparse import group_starts
-    from ..backends.array.reduce import reduce_runs
-
-    # equal bit patterns (== would take -0.0 for 0.0 and leave them in input order)
-    bits = vals.view(np.dtype(f"u{vals.dtype.itemsize}")) if vals.dtype.kind == "f" and vals.flags.c_contiguous else vals
-    uniform = vals.size > 0 and (vals.dtype.kind != "f" or bits is not vals) and bool((bits == bits[0]).all())
-    if uniform:
-        sorted_keys = np.sort(keys)
-    else:
-        order = np.argsort(keys)
-        sorted_keys = keys[order]
-    starts = group_starts(sorted_keys)
-    if starts.shape[0] == keys.shape[0]:
-        return sorted_keys, vals if uniform else vals[order]
-    if dup_op is None:
-        dup = sorted_keys[np.flatnonzero(sorted_keys[1:] == sorted_keys[:-1])[0]]
-        raise InvalidValue(
-            f"duplicate entries at {describe(int(dup))}: expected unique positions, or pass dup_op "
-            "(e.g. dup_op=sr.binary.plus or sr.binary.min) to combine them"
-        )
-    op = check_dup_op(dup_op)
-    if uniform:
-        vals = vals[: sorted_keys.shape[0]]
-    else:
-        order = np.argsort(keys, kind="stable")
-        vals = vals[order]
-    combined = reduce_runs(op, vals, starts)
-    return sorted_keys[starts], _dt.cast(combined, vals.dtype, "dup_op result", wrap_integers=True)

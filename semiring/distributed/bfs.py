@@ -32,8 +32,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .. import _checks
 from ..backends.direction import ALPHA, BETA, Beamer
-from ..exceptions import IndexOutOfBound, InvalidValue
+from ..exceptions import InvalidValue
 from ._array import ArrayBFS
 from ._cuda import CudaBFS
 from .matrix import DistMatrix, DistVector
@@ -105,14 +106,6 @@ def _cuda_ok():
         return False
 
 
-def check_source(source, n, what):
-    if isinstance(source, (bool, np.bool_)) or not isinstance(source, (int, np.integer)):
-        raise InvalidValue(f"{what}: source must be an integer vertex index; given {source!r}")
-    if not 0 <= source < n:
-        raise IndexOutOfBound(f"{what}: source must be a vertex in 0..{n - 1}; given {source}")
-    return int(source)
-
-
 def bfs(A, source, *, parents=False, direction="auto", max_depth=None, kernels="auto"):
     """Breadth-first search from ``source`` along out-edges, on P ranks (a collective call).
 
@@ -161,10 +154,8 @@ def bfs(A, source, *, parents=False, direction="auto", max_depth=None, kernels="
         raise InvalidValue(f"bfs: direction must be one of {_DIRECTIONS}; given {direction!r}")
     if kernels not in _KERNELS:
         raise InvalidValue(f"bfs: kernels must be one of {_KERNELS}; given {kernels!r}")
-    if max_depth is not None and (isinstance(max_depth, (bool, np.bool_))
-                                  or not isinstance(max_depth, (int, np.integer)) or max_depth < 0):
-        raise InvalidValue(f"bfs: max_depth must be a non-negative int or None; given {max_depth!r}")
-    source = check_source(source, A.n, "bfs")
+    _checks.depth(max_depth, "bfs", "max_depth")
+    source = _checks.vertex(source, A.n, "bfs")
     ctx, n = A.ctx, A.n
     AT = A.T if A.kind == "directed" else A
     eng, used = _engine(A, AT, parents, kernels)

@@ -26,9 +26,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .. import _checks
 from ..exceptions import DomainMismatch, InvalidValue
 from . import _array as K
-from .bfs import check_source
 from .matrix import DistMatrix, DistVector, _vid_dtype
 
 
@@ -197,7 +197,7 @@ def sssp(A, source, *, delta=None):
     """
     if not isinstance(A, DistMatrix):
         raise InvalidValue(f"sssp: expected a DistMatrix; given {type(A).__name__}")
-    source = check_source(source, A.n, "sssp")
+    source = _checks.vertex(source, A.n, "sssp")
     ctx = A.ctx
     dtype, w = _weights(A)
     wmin, wtop, nan, wsum, minpos = _global_stats(A, w)

@@ -62,11 +62,7 @@ def _mix(z, tmp):
 
 def _seed_value(seed, what):
     """A non-negative int seed (None draws one from the OS)."""
-    if seed is None:
-        return int(np.random.SeedSequence().entropy)
-    if not _checks.is_integer(seed) or seed < 0:
-        raise InvalidValue(f"{what}: expected a non-negative integer seed or None; given {seed!r}")
-    return int(seed)
+    return _checks.seed(seed, what, draw=True)
 
 
 def _stream_key(seed, stream):
@@ -181,20 +177,13 @@ def _device(device):
 
 def _float(x):
     """A real number as a float; inf where it is too large for one (an int of 400 digits)."""
-    try:
-        return float(x)
-    except OverflowError:
-        return math.inf if x > 0 else -math.inf
+    return _checks.as_float(x)
 
 
 def _integer(x, what, lo, hi=None):
-    """``x`` as an int in lo..hi (hi None: no upper bound), else InvalidValue naming ``what``."""
-    expected = f"an integer in {lo}..{hi}" if hi is not None else f"an integer >= {lo}"
-    if not _checks.is_integer(x):
-        raise InvalidValue(f"{what}: expected {expected}; given {x!r}")
-    if x < lo or (hi is not None and x > hi):
-        raise InvalidValue(f"{what}: expected {expected}; given {x}")
-    return int(x)
+    """``x`` as an int in lo..hi (hi None: no upper bound); ``what`` is "call: argument"."""
+    call, _, name = what.partition(": ")
+    return _checks.integer(x, call, name or "value", low=lo, high=hi)
 
 
 def _require_build(n, m, weighted, what, device):

@@ -56,13 +56,13 @@ def grid(*dims, weights=None, seed=0, device="cpu"):
     """
     if not 1 <= len(dims) <= 3:
         raise InvalidValue(f"grid: expected 1 to 3 side lengths; given {len(dims)}")
-    dims = tuple(_integer(d, f"grid: side {k}", 1) for k, d in enumerate(dims))
+    dims = tuple(_checks.integer(d, "grid", f"side {k}", low=1) for k, d in enumerate(dims))
     n = math.prod(dims)
     if n > MAX_VERTICES:
         raise InvalidValue(f"grid: side lengths {' x '.join(map(str, dims))} give {n:,} vertices; expected at "
                            f"most {MAX_VERTICES:,} (edges are encoded in int64 as u * n + v)")
     wspec = _weight_spec(weights)
-    seed = _seed_value(seed, "grid")
+    seed = _checks.seed(seed, "grid", draw=True)
     dev, xp = _device(device)
     m = sum(n // d * (d - 1) for d in dims)  # along each axis: d - 1 edges per line of d vertices
     _require_build(n, m, wspec is not None, f"grid({', '.join(map(str, dims))})", dev)
@@ -191,7 +191,7 @@ def random_geometric(n, radius=None, seed=0, *, weights=None, device="cpu"):
     BackendUnavailable
         ``device="gpu"`` without a usable GPU.
     """
-    n = _integer(n, "random_geometric: n", 2, MAX_VERTICES)
+    n = _checks.integer(n, "random_geometric", "n", low=2, high=MAX_VERTICES)
     if radius is None:
         r = float(0.55 * np.sqrt(np.log(n) / n))
     elif not _checks.is_real(radius) or not (0 < _float(radius) < math.inf):
@@ -202,7 +202,7 @@ def random_geometric(n, radius=None, seed=0, *, weights=None, device="cpu"):
     if not (distance or weights is None or isinstance(weights, tuple)):
         raise InvalidValue(f"weights: expected None, 'distance' or a (low, high) tuple; given {weights!r}")
     wspec = None if distance else _weight_spec(weights)
-    seed = _seed_value(seed, "random_geometric")
+    seed = _checks.seed(seed, "random_geometric", draw=True)
     dev, xp = _device(device)
     # the expected number of close pairs: each of the n(n-1)/2 pairs is closer than r with
     # probability at most the disc's area pi r**2

@@ -8,13 +8,12 @@ import os
 
 import numpy as np
 
+from .. import _checks
 from .. import dtypes as _dt
 from .._memory import require
 from ..core import _rowptr
 from ..core.matrix import Matrix
 from ..exceptions import InvalidValue, OutOfMemory, SemiringError
-
-_MAX_INDEX = np.iinfo(np.int64).max
 
 
 def guard_memory(reader):
@@ -43,32 +42,14 @@ def dup_op_option(op, what):
     """None, or a BinaryOp from a BinaryOp, a Monoid or a built-in operator name."""
     if op is None:
         return None
-    from ..core import _args
+    from ..core import _validate as _v
 
     if isinstance(op, str):
         try:
-            return _args.binary_or_monoid(op, f"{what} dup_op")
+            return _v.binary_or_monoid(op, f"{what} dup_op")
         except InvalidValue as exc:
             raise InvalidValue(f"{what} dup_op: {exc}") from None
-    return _args.binary_or_monoid(op, f"{what} dup_op")
-
-
-def bool_option(x, name, what):
-    if not isinstance(x, (bool, np.bool_)):
-        raise InvalidValue(f"{what}: {name} must be True or False; given {x!r:.60}")
-    return bool(x)
-
-
-def int_option(x, name, what, *, low=0, allowed=None):
-    """An integer option (not a bool), at least ``low`` or one of ``allowed``."""
-    if isinstance(x, (bool, np.bool_)) or not isinstance(x, (int, np.integer)):
-        raise InvalidValue(f"{what}: {name} must be an integer; given {type(x).__name__} {x!r:.60}")
-    x = int(x)
-    if allowed is not None and x not in allowed:
-        raise InvalidValue(f"{what}: {name} must be one of {', '.join(map(str, allowed))}; given {x}")
-    if allowed is None and not low <= x <= _MAX_INDEX:
-        raise InvalidValue(f"{what}: {name} must be an integer in [{low}, 2**63 - 1]; given {x}")
-    return x
+    return _v.binary_or_monoid(op, f"{what} dup_op")
 
 
 def matrix_bytes(nrows, nnz, itemsize):
@@ -86,7 +67,7 @@ def check_shape(path, lineno, nrows, ncols):
     """Declared dimensions that int64 indices can address (InvalidValue naming the file and the
     line that declares them otherwise); what else a shape must satisfy is the Matrix's rule,
     checked when it is built."""
-    if max(nrows, ncols) > _MAX_INDEX:
+    if max(nrows, ncols) > _checks.MAX_DIMENSION:
         where = f"{path}, line {lineno}" if lineno else path
         raise InvalidValue(f"{where}: expected dimensions of at most 2**63 - 1 (int64 indices); "
                            f"given {nrows} x {ncols}")

@@ -10,9 +10,10 @@ import re
 
 import numpy as np
 
+from .. import _checks
 from ..ops import binary
 from . import _grammar as g
-from ._build import bool_option, build, check_shape, dtype_option, dup_op_option, guard_memory, int_option
+from ._build import build, check_shape, dtype_option, dup_op_option, guard_memory
 from ._text import bad, file_name, line_at, read_bytes
 
 _COMMENT = rb"[#%][^\n]*+"
@@ -89,9 +90,9 @@ def read_edgelist(path, *, base=0, n=None, symmetric=False, dtype=None, dup_op=N
     OutOfMemory
         The number of vertices would not fit the memory free now.
     """
-    base = int_option(base, "base", "read_edgelist", allowed=(0, 1))
-    n = None if n is None else int_option(n, "n", "read_edgelist")
-    symmetric = bool_option(symmetric, "symmetric", "read_edgelist")
+    base = _checks.integer(base, "read_edgelist", "base", low=0, high=1)
+    n = _checks.integer(n, "read_edgelist", "n", low=0, high=_checks.MAX_DIMENSION, none=True)
+    symmetric = _checks.flag(symmetric, "read_edgelist", "symmetric")
     dtype = dtype_option(dtype, "read_edgelist")
     dup_op = dup_op_option(dup_op, "read_edgelist")
     path = file_name(path, "read_edgelist")

@@ -31,6 +31,7 @@ from operator import methodcaller
 
 import numpy as np
 
+from .. import _checks
 from ..algorithms.graph import Graph as _EngineGraph
 from .._once import lock_of, once_attr, once_item
 from ..exceptions import InvalidValue
@@ -313,7 +314,7 @@ def from_networkx(G, *, weights=(), preserve_all=False, device=None, defaults=No
                 continue  # an attribute that is not a weight: not held
             raise NotImplementedError(str(exc)) from None
         if vals is None:
-            if not _is_number(default):
+            if not _checks.is_real(default):
                 raise NotImplementedError(f"semiring backend: edges without {w!r} weigh {default!r}, not a number")
             uniform[w] = default
             continue
@@ -332,10 +333,6 @@ def _resolve(device):
     from ..core import _validate
 
     return _validate.device(device)
-
-
-def _is_number(x):
-    return isinstance(x, (numbers.Real, np.number)) and not isinstance(x, (bool, np.bool_))
 
 
 def to_networkx(G):

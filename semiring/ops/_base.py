@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import _checks
 from .. import dtypes as _dt
 from ..exceptions import DomainMismatch, InvalidValue, SemiringError
 
@@ -96,8 +97,7 @@ def _check_args(kind, func, name, vectorized, cuda):
         raise InvalidValue(f"{kind}: expected a callable func; given {func!r}"[:300])
     if name is not None and not isinstance(name, str):
         raise InvalidValue(f"{kind}: name must be a str or None; given {type(name).__name__}")
-    if type(vectorized) is not bool and not isinstance(vectorized, np.bool_):
-        raise InvalidValue(f"{kind}: vectorized must be True or False; given {vectorized!r}"[:300])
+    _checks.flag(vectorized, kind, "vectorized")
     if cuda is not None and not isinstance(cuda, str):
         raise InvalidValue(f"{kind}: cuda must be a CUDA C expression (a str) or None; given {type(cuda).__name__}")
     default = {"BinaryOp": "user_binary", "UnaryOp": "user_unary", "IndexUnaryOp": "user_indexunary"}[kind]
@@ -280,8 +280,7 @@ class IndexUnaryOp:
             self.name = name
         else:
             self.name = _check_args("IndexUnaryOp", func, name, vectorized, cuda)
-            if type(structural) is not bool and not isinstance(structural, np.bool_):
-                raise InvalidValue(f"IndexUnaryOp: structural must be True or False; given {structural!r}"[:300])
+            _checks.flag(structural, "IndexUnaryOp", "structural")
         self._func = func if _internal else _user_func(func, vectorized, self.name)
         self._output = output
         self.structural = structural

@@ -32,6 +32,7 @@ import collections
 
 import numpy as np
 
+from ... import _checks
 from ...core.matrix import Matrix
 from ...exceptions import OutOfMemory, SemiringError
 from ...ops._base import IndexUnaryOp, UnaryOp
@@ -309,7 +310,7 @@ def _indexunary(f, dtype, thunk):
         return None, None, None, None
     if f.structural:
         th, suffix = thunk, "INT64"
-        if isinstance(th, (bool, np.bool_)) or not isinstance(th, (int, np.integer)):
+        if not _checks.is_integer(th):
             return None, None, None, None
         if not -2**63 <= int(th) < 2**63:
             return None, None, None, None

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-import numbers
 
 import numpy as np
 
@@ -31,24 +30,12 @@ def weight_reason(weight):
     return None
 
 
-def is_int(x):
-    return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
-
-
 def depth_of(cutoff):
     """networkx's ``while cutoff > level`` as a level count: ceil(cutoff), at least 0; None for
     None or inf."""
     if cutoff is None or cutoff == math.inf:
         return None
     return max(0, math.ceil(cutoff))
-
-
-def real_reason(x, what):
-    if x is None:
-        return None
-    if isinstance(x, (bool, np.bool_)) or not isinstance(x, numbers.Real) or x != x:
-        return f"{what} must be a real number or None; given {x!r}"
-    return None
 
 
 def entries(vector):
@@ -68,5 +55,5 @@ def distance_dict(nodes, idx, vals, *, cutoff=None, source=None):
     return {nodes[i]: d for i, d in zip(idx[o].tolist(), vals[o].tolist())}
 
 
-__all__ = ["checked_by", "weight_reason", "is_int", "depth_of", "real_reason", "entries", "distance_dict"]
+__all__ = ["checked_by", "weight_reason", "depth_of", "entries", "distance_dict"]
 

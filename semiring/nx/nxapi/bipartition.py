@@ -17,9 +17,10 @@ import random
 import networkx as nx
 import numpy as np
 
+from ... import _checks
 from ... import algorithms as _alg
 from ...backends._xp import asnumpy
-from ._common import checked_by, is_int, weight_reason
+from ._common import checked_by, weight_reason
 
 
 def _rng(seed):
@@ -30,7 +31,7 @@ def _rng(seed):
 def _reason(G, partition=None, max_iter=10, weight="weight", seed=None):
     if G.is_multigraph():
         return "a multigraph: networkx sums parallel edges' weights, the backend graph keeps the smallest"
-    if not is_int(max_iter):
+    if not _checks.is_integer(max_iter):
         return f"max_iter must be an integer; given {max_iter!r} (networkx decides what that does)"
     return weight_reason(weight)
 

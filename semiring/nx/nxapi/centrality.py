@@ -19,12 +19,12 @@ do multigraphs where an answer depends on parallel edges (degrees, edge keys).
 from __future__ import annotations
 
 import math
-import numbers
 from collections.abc import Iterator
 
 import networkx as nx
 import numpy as np
 
+from ... import _checks
 from ... import algorithms as _alg
 from ...algorithms.centrality import scale_factors
 from ...backends._xp import asnumpy
@@ -252,8 +252,7 @@ def _cutoff_depth(cutoff):
 def _load_reason(G, *args, cutoff=None, weight=None, **kwargs):
     if weight is not None:
         return "weighted load (Dijkstra's predecessors) is not in the engine; it is unweighted (BFS)"
-    if cutoff is not None and cutoff is not False and (isinstance(cutoff, bool) or not isinstance(cutoff, numbers.Real)
-                                                       or cutoff != cutoff):
+    if cutoff is not None and cutoff is not False and (not _checks.is_real(cutoff) or cutoff != cutoff):
         return f"cutoff must be a real number, None or False; given {cutoff!r}"
     return None
 

@@ -20,6 +20,7 @@ from collections import defaultdict
 import numpy as np
 from networkx.algorithms.community.quality import NotAPartition
 
+from ... import _checks
 from ... import algorithms as _alg
 from ... import core as _core
 from ...backends._xp import asnumpy
@@ -29,7 +30,7 @@ from ...core.matrix import Matrix
 from ...core.vector import Vector
 from ...ops import semiring as _semirings
 from ...ops import unary
-from ._common import checked_by, entries, is_int, real_reason, weight_reason
+from ._common import checked_by, entries, weight_reason
 
 
 def _rng(seed):
@@ -47,11 +48,11 @@ def _graph_reason(G, weight):
 
 
 def _number_reason(x, what):
-    return f"{what} must be a real number; given None" if x is None else real_reason(x, what)
+    return _checks.reason(_checks.real, x, "", what)
 
 
 def _louvain_reason(G, weight="weight", resolution=1, threshold=0.0000001, max_level=None, seed=None):
-    if max_level is not None and not is_int(max_level):
+    if max_level is not None and not _checks.is_integer(max_level):
         return f"max_level must be an integer or None; given {max_level!r} (networkx decides what that does)"
     return (_graph_reason(G, weight) or _number_reason(resolution, "resolution")
             or _number_reason(threshold, "threshold"))

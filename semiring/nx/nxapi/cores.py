@@ -29,11 +29,11 @@ J. Cohen, "Trusses: cohesive subgraphs for social network analysis", 2005. LAGra
 
 from __future__ import annotations
 
-import numbers
 
 import networkx as nx
 import numpy as np
 
+from ... import _checks
 from ... import core as _core
 from ...backends._xp import asnumpy
 from ...core.vector import Vector
@@ -117,8 +117,9 @@ def core_number(G):
 
 
 def _cores_reason(G, k=None, core_number=None):
-    if k is not None and (isinstance(k, (bool, np.bool_)) or not isinstance(k, numbers.Real)):
-        return f"k must be a real number or None; given {k!r}"
+    reason = _checks.reason(_checks.real, k, "", "k", none=True)
+    if reason:
+        return reason
     if core_number is not None and not isinstance(core_number, dict):
         return f"core_number must be a dict or None; given {type(core_number).__name__}"
     return attribute_reason(G)
@@ -134,7 +135,7 @@ def _given_cores(G, given):
     if len(given) != len(G) or any(v not in index for v in given):
         raise NotImplementedError("core_number does not list exactly G's nodes (networkx reads it as it is)")
     values = list(given.values())
-    if any(isinstance(x, (bool, np.bool_)) or not isinstance(x, numbers.Real) for x in values):
+    if not all(_checks.is_real(x) for x in values):
         raise NotImplementedError("core_number holds values that are not real numbers")
     order = np.fromiter((index[v] for v in given), dtype=np.int64, count=len(given))
     core = np.empty(len(G), dtype=np.float64 if any(isinstance(x, float) for x in values) else np.int64)
@@ -205,9 +206,7 @@ def k_corona(G, k, core_number=None):
 
 
 def _truss_reason(G, k):
-    if isinstance(k, (bool, np.bool_)) or not isinstance(k, numbers.Real):
-        return f"k must be a real number; given {k!r}"
-    return attribute_reason(G)
+    return _checks.reason(_checks.real, k, "", "k") or attribute_reason(G)
 
 
 @checked_by(_truss_reason)

@@ -23,11 +23,11 @@ in-degrees.
 from __future__ import annotations
 
 import heapq
-import numbers
 
 import networkx as nx
 import numpy as np
 
+from ... import _checks
 from ... import core as _core
 from ...backends._xp import asnumpy
 from ...backends.cpu import _jit
@@ -205,8 +205,9 @@ def _longest_reason(G, weight="weight", default_weight=1, topo_order=None):
     why = weight_reason(weight)
     if why:
         return why
-    if isinstance(default_weight, (bool, np.bool_)) or not isinstance(default_weight, numbers.Real):
-        return f"default_weight must be a real number; given {default_weight!r}"
+    reason = _checks.reason(_checks.real, default_weight, "", "default_weight")
+    if reason:
+        return reason
     if topo_order is not None and not isinstance(topo_order, (list, tuple)):
         return "topo_order must be a list or tuple (an iterator would be consumed before networkx could use it)"
     return _spread_reason(G, weight, default_weight)

@@ -12,11 +12,11 @@ its Dijkstra's settling order, so such a small ego graph may list its nodes in a
 
 from __future__ import annotations
 
-import numbers
 
 import networkx as nx
 import numpy as np
 
+from ... import _checks
 from ... import algorithms as _alg
 from ...exceptions import DomainMismatch, InvalidValue
 from ..algorithms.traversal import levels, queue_order
@@ -28,8 +28,9 @@ from .bipartite import undirected as _undirected
 def _reason(G, n, radius=1, center=True, undirected=False, distance=None):
     if G.is_multigraph():
         return "a multigraph's subgraph keeps edge keys and each parallel edge's data; the backend graph holds neither"
-    if radius is not None and (isinstance(radius, (bool, np.bool_)) or not isinstance(radius, numbers.Real)):
-        return f"radius must be a real number or None; given {radius!r}"
+    reason = _checks.reason(_checks.real, radius, "", "radius", none=True)
+    if reason:
+        return reason
     why = weight_reason(distance)
     if why:
         return why.replace("weight", "distance", 1)

@@ -29,16 +29,13 @@ from collections.abc import Mapping
 import networkx as nx
 import numpy as np
 
+from ... import _checks
 from ... import core as _core
 from ...core.vector import Vector
 from ...ops import binary, monoid, semiring, unary
 from ..algorithms.traversal import levels
-from ._common import checked_by, is_int, real_reason, weight_reason
+from ._common import checked_by, weight_reason
 from ._measures import dense, float_matrix, host_operator, parallel_reason
-
-
-def _real(x):
-    return isinstance(x, numbers.Real) and not isinstance(x, bool) and math.isfinite(x)
 
 
 def _start_reason(G, nstart):
@@ -48,20 +45,14 @@ def _start_reason(G, nstart):
         return f"nstart must be a dict; given {type(nstart).__name__}"
     if len(nstart) != len(G) or not all(k in G for k in nstart):
         return "nstart must have a value for every node and no other key (networkx fails or keeps foreign keys)"
-    if not all(_real(v) for v in nstart.values()):
+    if not all(_checks.is_real(v, finite=True) for v in nstart.values()):
         return "nstart values must be finite real numbers for the backend"
     return None
 
 
 def _iteration_reason(G, max_iter, tol, weight):
-    reason = parallel_reason(G) or weight_reason(weight) or real_reason(tol, "tol")
-    if reason:
-        return reason
-    if tol is None:
-        return "tol must be a real number; given None"
-    if not is_int(max_iter):
-        return f"max_iter must be an int; given {max_iter!r}"
-    return None
+    return (parallel_reason(G) or weight_reason(weight) or _checks.reason(_checks.real, tol, "", "tol")
+            or _checks.reason(_checks.integer, max_iter, "", "max_iter"))
 
 
 def _product(G, weight):
@@ -127,14 +118,12 @@ def eigenvector_centrality(G, max_iter=100, tol=1.0e-6, nstart=None, weight=None
 
 
 def _eig_numpy_reason(G, weight=None, max_iter=50, tol=0):
-    reason = parallel_reason(G) or weight_reason(weight) or real_reason(tol, "tol")
+    reason = parallel_reason(G) or weight_reason(weight) or _checks.reason(_checks.real, tol, "", "tol", none=True)
     if reason:
         return reason
     if 0 < len(G) < 3:
         return f"ARPACK (networkx's eigs call) needs at least 3 nodes; networkx raises SciPy's error for {len(G)}"
-    if max_iter is not None and not is_int(max_iter):
-        return f"max_iter must be an int or None; given {max_iter!r}"
-    return None
+    return _checks.reason(_checks.integer, max_iter, "", "max_iter", none=True)
 
 
 def _connected(G):
@@ -177,7 +166,7 @@ def eigenvector_centrality_numpy(G, weight=None, max_iter=50, tol=0):
 # Katz centrality
 # ---------------------------------------------------------------------------------------------
 def _beta_reason(beta):
-    if isinstance(beta, Mapping) and not all(_real(v) for v in beta.values()):
+    if isinstance(beta, Mapping) and not all(_checks.is_real(v, finite=True) for v in beta.values()):
         return "beta values must be finite real numbers for the backend"
     if isinstance(beta, (bool, np.bool_)):
         return None
@@ -187,13 +176,8 @@ def _beta_reason(beta):
 
 
 def _katz_reason(G, alpha=0.1, beta=1.0, max_iter=1000, tol=1.0e-6, nstart=None, normalized=True, weight=None):
-    reason = (_iteration_reason(G, max_iter, tol, weight) or _start_reason(G, nstart) or _beta_reason(beta)
-              or real_reason(alpha, "alpha"))
-    if reason:
-        return reason
-    if alpha is None:
-        return "alpha must be a real number; given None"
-    return None
+    return (_iteration_reason(G, max_iter, tol, weight) or _start_reason(G, nstart) or _beta_reason(beta)
+            or _checks.reason(_checks.real, alpha, "", "alpha"))
 
 
 def _beta_vector(G, beta):
@@ -246,12 +230,8 @@ def katz_centrality(G, alpha=0.1, beta=1.0, max_iter=1000, tol=1.0e-6, nstart=No
 
 
 def _katz_numpy_reason(G, alpha=0.1, beta=1.0, normalized=True, weight=None):
-    reason = parallel_reason(G) or weight_reason(weight) or _beta_reason(beta) or real_reason(alpha, "alpha")
-    if reason:
-        return reason
-    if alpha is None:
-        return "alpha must be a real number; given None"
-    return None
+    return (parallel_reason(G) or weight_reason(weight) or _beta_reason(beta)
+            or _checks.reason(_checks.real, alpha, "", "alpha"))
 
 
 @checked_by(_katz_numpy_reason)

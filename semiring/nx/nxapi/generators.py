@@ -25,6 +25,7 @@ from collections.abc import Iterator
 import networkx as nx
 import numpy as np
 
+from ... import _checks
 from ... import _memory
 from ...algorithms.graph import Graph as _EngineGraph
 from ...io import _networkx as _io
@@ -162,10 +163,10 @@ def _create_reason(create_using, directed_ok=True):
             "nx.DiGraph graphs only")[:300]
 
 
-def _int_reason(x, name):
-    if isinstance(x, numbers.Integral) and not isinstance(x, bool):
-        return None
-    return f"{name} must be an int; given {x!r}"[:300]
+def _ints_reason(**values):
+    """Why the backend declines integer arguments: the first of ``values`` that is not an
+    integer (``_checks.integer``'s message), or None."""
+    return next(filter(None, (_checks.reason(_checks.integer, x, "", name) for name, x in values.items())), None)
 
 
 def _directed(create_using):
@@ -292,7 +293,7 @@ def _ladder_edges(n):
     return np.concatenate((a, a + n, r)), np.concatenate((b, b + n, r + n))
 
 
-@checked_by(lambda n, create_using=None: _int_reason(n, "n") or _create_reason(create_using))
+@checked_by(lambda n, create_using=None: _ints_reason(n=n) or _create_reason(create_using))
 def ladder_graph(n, create_using=None):
     """networkx.ladder_graph: two paths of n nodes, joined rung by rung."""
     _nodes_or_number(2 * n)
@@ -300,7 +301,7 @@ def ladder_graph(n, create_using=None):
     return build(list(range(2 * n)), *_ladder_edges(n))
 
 
-@checked_by(lambda n, create_using=None: _int_reason(n, "n") or _create_reason(create_using))
+@checked_by(lambda n, create_using=None: _ints_reason(n=n) or _create_reason(create_using))
 def circular_ladder_graph(n, create_using=None):
     """networkx.circular_ladder_graph: a ladder whose two paths are closed into cycles."""
     _nodes_or_number(2 * n)
@@ -317,7 +318,7 @@ def _cat(*parts):
     return np.concatenate([np.asarray(p, dtype=np.int64) for p in parts])
 
 
-@checked_by(lambda m1, m2, create_using=None: _int_reason(m1, "m1") or _int_reason(m2, "m2")
+@checked_by(lambda m1, m2, create_using=None: _ints_reason(m1=m1, m2=m2)
             or _create_reason(create_using))
 def barbell_graph(m1, m2, create_using=None):
     """networkx.barbell_graph: two cliques of m1 nodes joined by a path of m2 nodes."""
@@ -396,7 +397,7 @@ def tadpole_graph(m, n, create_using=None):
     return _from_labels(m_nodes, pairs)
 
 
-@checked_by(lambda n, r: _int_reason(n, "n") or _int_reason(r, "r"))
+@checked_by(lambda n, r: _ints_reason(n=n, r=r))
 def turan_graph(n, r):
     """networkx.turan_graph: the complete r-partite graph of n nodes with parts as equal as can be."""
     if not 1 <= r <= n:
@@ -406,7 +407,7 @@ def turan_graph(n, r):
 
 
 def _multipartite_reason(*subset_sizes):
-    if all(isinstance(s, numbers.Integral) and not isinstance(s, bool) for s in subset_sizes):
+    if all(_checks.is_integer(s) for s in subset_sizes):
         return None
     if any(isinstance(s, numbers.Integral) for s in subset_sizes):
         return "subset sizes mix ints and containers: networkx raises the error"
@@ -475,7 +476,7 @@ def complete_bipartite_graph(n1, n2, create_using=None):
     return build(nodes, u, v, node_data=node_data, graph={"name": f"complete_bipartite_graph({a}, {b})"})
 
 
-@checked_by(lambda l, k: _int_reason(l, "l") or _int_reason(k, "k"))  # noqa: E741
+@checked_by(lambda l, k: _ints_reason(l=l, k=k))  # noqa: E741
 def caveman_graph(l, k):  # noqa: E741 (networkx's parameter name)
     """networkx.caveman_graph: l disjoint cliques of k nodes."""
     _nodes_or_number(l * k)

@@ -19,15 +19,14 @@ engine's (weighted) adjacency. Both decline multigraphs with parallel edges (net
 
 from __future__ import annotations
 
-import math
-import numbers
 
 import networkx as nx
 import numpy as np
 
+from ... import _checks
 from ... import algorithms as _alg
 from ...exceptions import ConvergenceFailure, InvalidValue
-from ._common import checked_by, entries, is_int, real_reason, weight_reason
+from ._common import checked_by, entries, weight_reason
 from ._measures import host_operator, parallel_reason
 
 
@@ -37,7 +36,7 @@ def _dict_reason(d, G, name):
     if not isinstance(d, dict):
         return f"{name} must be a dict; given {type(d).__name__}"
     vals = [v for k, v in d.items() if k in G]
-    if not all(isinstance(v, numbers.Real) and not isinstance(v, bool) and math.isfinite(v) and v >= 0 for v in vals):
+    if not all(_checks.is_real(v, finite=True) and v >= 0 for v in vals):
         return f"{name} values must be finite numbers >= 0 for the backend"
     if name != "personalization" and not sum(vals) > 0:  # networkx divides by 0 (NaN ranks)
         return f"{name} sums to 0 over the graph's nodes"
@@ -48,17 +47,17 @@ def _reason(G, alpha=0.85, personalization=None, max_iter=100, tol=1e-06, nstart
             dangling=None):
     if G.is_multigraph():
         return "networkx sums the weights of parallel edges; the backend graph holds one edge per node pair"
-    reason = weight_reason(weight) or real_reason(alpha, "alpha") or real_reason(tol, "tol")
+    reason = (weight_reason(weight) or _checks.reason(_checks.real, alpha, "", "alpha")
+              or _checks.reason(_checks.real, tol, "", "tol", none=True))
     if reason:
         return reason
-    if alpha is None:
-        return "alpha must be a real number; given None"
     if not 0 <= alpha <= 1:
         return f"alpha must be in [0, 1] for the backend; given {alpha}"
     if tol is None or tol < 0:
         return f"tol must be a number >= 0; given {tol!r}"
-    if not is_int(max_iter) or max_iter < 0:
-        return f"max_iter must be an int >= 0; given {max_iter!r}"
+    reason = _checks.reason(_checks.integer, max_iter, "", "max_iter", low=0)
+    if reason:
+        return reason
     for d, name in ((personalization, "personalization"), (nstart, "nstart"), (dangling, "dangling")):
         reason = _dict_reason(d, G, name)
         if reason:
@@ -101,11 +100,12 @@ def pagerank(G, alpha=0.85, personalization=None, max_iter=100, tol=1e-06, nstar
 
 
 def _hits_reason(G, max_iter=100, tol=1.0e-8, nstart=None, normalized=True):
-    reason = parallel_reason(G) or real_reason(tol, "tol")
+    reason = parallel_reason(G) or _checks.reason(_checks.real, tol, "", "tol", none=True)
     if reason:
         return reason
-    if not is_int(max_iter):
-        return f"max_iter must be an int; given {max_iter!r}"
+    reason = _checks.reason(_checks.integer, max_iter, "", "max_iter")
+    if reason:
+        return reason
     if nstart is not None and not isinstance(nstart, dict):
         return f"nstart must be a dict; given {type(nstart).__name__}"
     return None

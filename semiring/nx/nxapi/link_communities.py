@@ -23,9 +23,10 @@ from __future__ import annotations
 import networkx as nx
 import numpy as np
 
+from ... import _checks
 from ...backends._xp import asnumpy
 from ...core.matrix import Matrix
-from ._common import checked_by, real_reason
+from ._common import checked_by
 from ._measures import degrees, offdiag_pattern
 from .link_prediction import _check, _pairs, _scaled, _scored, pair_sums
 
@@ -146,7 +147,7 @@ def ra_index_soundarajan_hopcroft(G, ebunch=None, community="community"):
 
 
 def _within_reason(G, ebunch=None, delta=0.001, community="community"):
-    reason = real_reason(delta, "delta") or _held_reason(G, community)
+    reason = _checks.reason(_checks.real, delta, "", "delta", none=True) or _held_reason(G, community)
     if reason:
         return reason
     if delta is None:

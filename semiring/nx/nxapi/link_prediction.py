@@ -28,13 +28,14 @@ from itertools import islice
 import networkx as nx
 import numpy as np
 
+from ... import _checks
 from ... import core as _core
 from ...backends._xp import asnumpy
 from ...core.matrix import Matrix
 from ...ops import binary, indexunary, monoid, semiring
 from ..algorithms import clustering as _cl
 from ..algorithms.searches import batches, hop_matrix
-from ._common import checked_by, real_reason
+from ._common import checked_by
 from ._measures import cached, degrees, offdiag_pattern
 
 #: Pairs scored together.
@@ -280,8 +281,7 @@ def _hops(G, rows, cols):
     return out
 
 
-@checked_by(lambda G, ebunch=None, alpha=0.8: real_reason(alpha, "alpha") or
-            (None if alpha is not None else "alpha must be a real number; given None"))
+@checked_by(lambda G, ebunch=None, alpha=0.8: _checks.reason(_checks.real, alpha, "", "alpha"))
 def common_neighbor_centrality(G, ebunch=None, alpha=0.8):
     """networkx.common_neighbor_centrality: an iterator of (u, v, alpha |common neighbours| +
     (1 - alpha) n / hops(u, v)) (the hop term 0 where v is unreachable; ``alpha == 1`` drops it).

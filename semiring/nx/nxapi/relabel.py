@@ -14,8 +14,9 @@ from __future__ import annotations
 import networkx as nx
 import numpy as np
 
+from ... import _checks
 from ...backends._xp import asnumpy
-from ._common import checked_by, is_int
+from ._common import checked_by
 from ._graphs import attribute_reason, edge_values, nx_class
 
 
@@ -62,9 +63,7 @@ def _degree(G):
 
 
 def _convert_reason(G, first_label=0, ordering="default", label_attribute=None):
-    if not is_int(first_label):
-        return f"first_label must be an int; given {first_label!r}"
-    return _reason(G)
+    return _checks.reason(_checks.integer, first_label, "", "first_label") or _reason(G)
 
 
 @checked_by(_convert_reason)

@@ -10,16 +10,15 @@ from __future__ import annotations
 import networkx as nx
 import numpy as np
 
+from ... import _checks
 from ..algorithms.traversal import levels, queue_order
-from ._common import checked_by, is_int
+from ._common import checked_by
 
 
 def _bfs_reason(G, source, reverse=False, depth_limit=None, sort_neighbors=None):
     if sort_neighbors is not None:
         return "sort_neighbors orders each node's neighbours by a Python callable"
-    if depth_limit is not None and not is_int(depth_limit):
-        return f"depth_limit must be an int or None; given {depth_limit!r}"
-    return None
+    return _checks.reason(_checks.integer, depth_limit, "", "depth_limit", none=True)
 
 
 def _not_in_graph(G, node):
@@ -86,9 +85,7 @@ def bfs_layers(G, sources):
 
 
 def _distance_reason(G, source, distance):
-    if not is_int(distance):
-        return f"distance must be an int; given {distance!r}"
-    return None
+    return _checks.reason(_checks.integer, distance, "", "distance")
 
 
 @checked_by(_distance_reason)

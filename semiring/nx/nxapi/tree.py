@@ -23,6 +23,7 @@ import numbers
 import networkx as nx
 import numpy as np
 
+from ... import _checks
 from ... import core as _core
 from ...algorithms.graph import Graph as _EngineGraph
 from ...algorithms.mst import forest_edges

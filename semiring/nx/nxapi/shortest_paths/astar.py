@@ -11,15 +11,16 @@ from __future__ import annotations
 
 import networkx as nx
 
+from .... import _checks
 from ...algorithms.paths import path_to
-from .._common import checked_by, real_reason, weight_reason
+from .._common import checked_by, weight_reason
 from .weighted import search
 
 
 def _reason(G, source, target, heuristic=None, weight="weight", *, cutoff=None):
     if heuristic is not None:
         return "a heuristic is a Python callable evaluated per node; the backend runs A* only without one"
-    return weight_reason(weight) or real_reason(cutoff, "cutoff")
+    return weight_reason(weight) or _checks.reason(_checks.real, cutoff, "", "cutoff", none=True)
 
 
 def _path(G, source, target, weight, cutoff):

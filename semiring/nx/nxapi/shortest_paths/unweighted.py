@@ -15,8 +15,9 @@ import math
 import networkx as nx
 import numpy as np
 
+from .... import _checks
 from ...algorithms.paths import bfs_order, bidirectional_bfs, path_lists
-from .._common import checked_by, depth_of, real_reason
+from .._common import checked_by, depth_of
 
 
 def lengths(G, source, max_depth=None, *, reverse=False):
@@ -33,12 +34,8 @@ def paths_from(G, source, max_depth=None, *, reverse=False):
     return path_lists(order, parent, G.nodes, reverse=reverse)
 
 
-def _cutoff_reason(G, source=None, cutoff=None):
-    return real_reason(cutoff, "cutoff")
-
-
-def _target_cutoff_reason(G, target=None, cutoff=None):
-    return real_reason(cutoff, "cutoff")
+def _cutoff_reason(G, source=None, target=None, cutoff=None):
+    return _checks.reason(_checks.real, cutoff, "", "cutoff", none=True)
 
 
 @checked_by(_cutoff_reason)
@@ -53,7 +50,7 @@ def single_source_shortest_path_length(G, source, cutoff=None):
     return lengths(G, source, depth_of(cutoff))
 
 
-@checked_by(lambda G, cutoff=None: real_reason(cutoff, "cutoff"))
+@checked_by(_cutoff_reason)
 def all_pairs_shortest_path_length(G, cutoff=None):
     """networkx.all_pairs_shortest_path_length: ``(node, {node: hops})`` for every node, lazily
     (one engine BFS per node)."""
@@ -74,7 +71,7 @@ def single_source_shortest_path(G, source, cutoff=None):
     return paths_from(G, source, depth_of(cutoff))
 
 
-@checked_by(_target_cutoff_reason)
+@checked_by(_cutoff_reason)
 def single_target_shortest_path(G, target, cutoff=None):
     """networkx.single_target_shortest_path: ``{node: [node, ..., target]}`` within ``cutoff``
     hops (a BFS along reversed edges), networkx's paths and order.
@@ -86,7 +83,7 @@ def single_target_shortest_path(G, target, cutoff=None):
     return paths_from(G, target, depth_of(cutoff), reverse=True)
 
 
-@checked_by(_target_cutoff_reason)
+@checked_by(_cutoff_reason)
 def single_target_shortest_path_length(G, target, cutoff=None):
     """networkx.single_target_shortest_path_length: ``{node: hops to target}`` within ``cutoff``,
     in networkx's discovery order (a BFS along reversed edges).
@@ -98,7 +95,7 @@ def single_target_shortest_path_length(G, target, cutoff=None):
     return lengths(G, target, depth_of(cutoff), reverse=True)
 
 
-@checked_by(lambda G, cutoff=None: real_reason(cutoff, "cutoff"))
+@checked_by(_cutoff_reason)
 def all_pairs_shortest_path(G, cutoff=None):
     """networkx.all_pairs_shortest_path: ``(node, {node: path})`` for every node, lazily (one
     engine BFS per node)."""
@@ -124,7 +121,7 @@ def bidirectional_shortest_path(G, source, target):
 
 
 def _predecessor_reason(G, source, target=None, cutoff=None, return_seen=None):
-    return real_reason(cutoff, "cutoff")
+    return _checks.reason(_checks.real, cutoff, "", "cutoff", none=True)
 
 
 def _predecessor_depth(cutoff):

@@ -19,13 +19,14 @@ from dataclasses import dataclass
 import networkx as nx
 import numpy as np
 
+from .... import _checks
 from ....backends.cpu import _jit
 from ....backends.cpu import compiled_pairs as _pairs
 
 from ...algorithms.paths import (
     adjacency, bfs_order, check_weights, distances, first_push_order, path_lists, path_to, settle_order, uniform,
 )
-from .._common import checked_by, real_reason, weight_reason
+from .._common import checked_by, weight_reason
 
 
 def reject_negative(G, weight):
@@ -121,11 +122,11 @@ def _check_sources(G, sources):
 
 
 def _sources_reason(G, sources, *args, cutoff=None, weight="weight", **kwargs):
-    return weight_reason(weight) or real_reason(cutoff, "cutoff")
+    return weight_reason(weight) or _checks.reason(_checks.real, cutoff, "", "cutoff", none=True)
 
 
 def _sssp_reason(G, source, *args, cutoff=None, weight="weight", **kwargs):
-    return weight_reason(weight) or real_reason(cutoff, "cutoff")
+    return weight_reason(weight) or _checks.reason(_checks.real, cutoff, "", "cutoff", none=True)
 
 
 def _weight_reason(G, *args, weight="weight", **kwargs):
@@ -133,7 +134,7 @@ def _weight_reason(G, *args, weight="weight", **kwargs):
 
 
 def _all_reason(G, cutoff=None, weight="weight"):
-    return weight_reason(weight) or real_reason(cutoff, "cutoff")
+    return weight_reason(weight) or _checks.reason(_checks.real, cutoff, "", "cutoff", none=True)
 
 
 @checked_by(_sources_reason)
