@@ -43,10 +43,7 @@ def _labels_of(communities, n, device, what):
         if isinstance(part, (str, bytes)) or not hasattr(part, "__iter__"):
             raise InvalidValue(f"{what}: each community must be a set of vertex indices; given {part!r}")
         for v in part:
-            if not _checks.is_integer(v):
-                raise InvalidValue(f"{what}: vertex indices must be integers; given {v!r}")
-            if not 0 <= v < n:
-                raise IndexOutOfBound(f"{what}: a vertex must be in 0..{n - 1}; given {v}")
+            v = _checks.vertex(v, n, what, "a community's vertex")
             if owner[v] >= 0:
                 raise InvalidValue(f"{what}: the communities must be disjoint (a partition); "
                                    f"vertex {v} is in communities {owner[v]} and {c}")

@@ -54,8 +54,12 @@ LATE_CYCLES = {
         "the SuiteSparse containers subclass Matrix and Vector; core converts to them per call",
     ("semiring.core.vector", "semiring.backends.suitesparse.containers"):
         "the SuiteSparse containers subclass Matrix and Vector; core converts to them per call",
-    ("semiring.core.matrix", "semiring.core._hyper"):
-        "the hypersparse build works on Matrix; Matrix calls it only for keys past 2**63",
+    ("semiring.core._construct", "semiring.core._hyper"):
+        "the hypersparse build works on Matrix; construction calls it only for keys past 2**63",
+    ("semiring.core._validate", "semiring.core.matrix"):
+        "the containers import the checks; the two checks of container arguments look Matrix up when called",
+    ("semiring.core._validate", "semiring.core.vector"):
+        "the containers import the checks; the two checks of container arguments look Vector up when called",
 }
 
 MAX_LINES = 600
