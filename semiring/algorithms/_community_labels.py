@@ -15,7 +15,7 @@ from .. import core as _core
 from ..core import _validate as _v
 from ..core.matrix import Matrix
 from ..core.vector import Vector
-from ..exceptions import DimensionMismatch, DomainMismatch, IndexOutOfBound, InvalidValue
+from ..exceptions import DimensionMismatch, DomainMismatch, InvalidValue
 from ..ops import indexunary, monoid, semiring
 
 
