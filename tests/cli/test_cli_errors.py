@@ -27,7 +27,7 @@ import semiring as sr
 import semiring._memory as memory
 from semiring.cli import graphs, main
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 USAGE, FAILURE, INVALID_RESULT = 2, 1, 3  # the exit statuses documented in --help
 
 MTX = "%%MatrixMarket matrix coordinate integer general\n4 4 3\n1 2 1\n2 3 1\n3 4 1\n"

@@ -390,7 +390,7 @@ def test_cnr2000_bfs_matches_scipy(shared_data, direction):
 
 # every square LAGraph matrix (lp_afiro is a 27x51 LP constraint matrix, not a graph)
 LAGRAPH_MATRICES = sorted(
-    p.stem for p in (Path(__file__).resolve().parents[2] / "shared/data/small/lagraph").glob("*.mtx")
+    p.stem for p in (Path(__file__).resolve().parents[3] / "shared/data/small/lagraph").glob("*.mtx")
     if p.stem != "lp_afiro"
 ) or ["karate"]
 

@@ -25,7 +25,7 @@ import scipy.sparse.csgraph as csgraph
 import semiring as sr
 from semiring.cli import main
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 
 
 # ---------------------------------------------------------------------------------------------

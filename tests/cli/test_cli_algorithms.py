@@ -29,7 +29,7 @@ import scipy.sparse.csgraph as csgraph
 import semiring as sr
 from semiring.cli import main, parser, progress
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 USAGE, FAILURE = 2, 1
 
 

@@ -12,7 +12,7 @@ import pytest
 from benchmarks import distributed_model
 from semiring.distributed import model
 
-RESULTS = Path(__file__).resolve().parents[1] / "benchmarks" / "results" / "distributed-nvidia-h200-x2-20261122"
+RESULTS = Path(__file__).resolve().parents[2] / "benchmarks" / "results" / "distributed-nvidia-h200-x2-20261122"
 
 
 def test_pull_bytes_equal_the_measured_bytes():

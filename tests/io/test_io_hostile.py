@@ -34,7 +34,7 @@ from _io_fuzz import BYTES, JUNK, VALID, case, check, fixed_free_memory, mutate
 from semiring import DomainMismatch, InvalidValue, OutOfMemory, SemiringError
 
 MM = "%%MatrixMarket matrix coordinate"
-FUZZ = Path(__file__).with_name("_io_fuzz.py")
+FUZZ = Path(__file__).resolve().parents[1] / "_io_fuzz.py"
 
 
 def put(tmp_path, name, data):

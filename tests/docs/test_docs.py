@@ -17,7 +17,7 @@ import pytest
 
 import semiring as sr
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
 HOOK = DOCS / "hooks" / "semiring_docs.py"
 

@@ -416,7 +416,7 @@ def test_generator_declines_with_a_reason(name, args, kwargs, words):
 def _bench():
     from pathlib import Path
 
-    root = str(Path(__file__).resolve().parents[1])
+    root = str(Path(__file__).resolve().parents[2])
     if root not in sys.path:
         sys.path.insert(0, root)
     from benchmarks import nx_backend

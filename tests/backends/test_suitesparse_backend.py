@@ -31,7 +31,7 @@ from semiring.exceptions import InvalidValue, SemiringError
 from _strategies import DTYPES, containers, dims, lib_mask, matrices, scalars, vec_dims, vectors
 
 pytestmark = pytest.mark.suitesparse
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 B, M, S, U, IU = sr.binary, sr.monoid, sr.semirings, sr.unary, sr.indexunary
 FORMS = ("numpy", "ss", "gb")
 ALL_DTYPES = ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float32",

@@ -33,7 +33,7 @@ except ImportError as exc:  # the examples extra, part of the test extra
                     pytrace=False)
     pytest.skip(f"the notebook runner is not installed (pip install -e '.[examples]'): {exc}", allow_module_level=True)
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 EXAMPLES = REPO / "examples"
 
 #: notebook -> (seconds it may take in all, whether it reads ../shared/data). The limits are
