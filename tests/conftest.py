@@ -106,6 +106,41 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.skip(reason=reason))
 
 
+# ---------------------------------------------------------------------------------------------
+# the containers of the error-path tests (tests/core/test_errors_*.py, tests/ops/test_errors_ops.py)
+# ---------------------------------------------------------------------------------------------
+@pytest.fixture
+def A():
+    """4x4 int64, four entries."""
+    import semiring as sr
+
+    return sr.Matrix.from_coo([0, 1, 2, 3], [1, 2, 3, 0], [1, 2, 3, 4], nrows=4, ncols=4)
+
+
+@pytest.fixture
+def u():
+    """size-4 int64, two entries."""
+    import semiring as sr
+
+    return sr.Vector.from_coo([0, 2], [5, 7], size=4)
+
+
+@pytest.fixture
+def w():
+    """size-4 int64 output with entries, to see that nothing is written on error."""
+    import semiring as sr
+
+    return sr.Vector.from_coo([1, 3], [11, 13], size=4)
+
+
+@pytest.fixture
+def C():
+    """4x4 int64 output with entries."""
+    import semiring as sr
+
+    return sr.Matrix.from_coo([0, 3], [0, 3], [21, 23], nrows=4, ncols=4)
+
+
 @pytest.fixture(scope="module")
 def cnr2000(shared_data):
     """The LAW cnr-2000 crawl (a pattern) and its published strong-component labels."""

@@ -422,7 +422,7 @@ def _parity_graphs():
 @pytest.mark.parametrize("name", sorted(_parity_graphs()))
 @pytest.mark.parametrize("method", ALL)
 def test_apsp_on_gpu_matches_cpu(method, name):
-    from test_gpu import same
+    from _devices import same
 
     A = _parity_graphs()[name]
     for sources in (None, [3, 0, 3]):

@@ -281,7 +281,7 @@ def test_karate_club(shared_data):
 @pytest.mark.gpu
 @pytest.mark.parametrize("name", sorted(GENERATED))
 def test_betweenness_on_gpu_matches_cpu(name):
-    from test_gpu import same
+    from _devices import same
 
     A = GENERATED[name]()
     for normalized, endpoints in FLAGS:

@@ -175,7 +175,7 @@ def test_gm_errors():
 @pytest.mark.gpu
 @pytest.mark.parametrize("name", ["kronecker9", "grid", "rgg", "clique"])
 def test_gm_on_gpu_matches_cpu(name):
-    from test_gpu import same
+    from _devices import same
 
     A = {"kronecker9": sr.generators.kronecker(9, seed=2), "grid": sr.generators.grid(13, 17),
          "rgg": sr.generators.random_geometric(600, seed=4),

@@ -25,23 +25,13 @@ from hypothesis import strategies as st
 import semiring as sr
 from semiring.algorithms import community as community_module
 from semiring.backends._xp import asnumpy
+from _nxgraphs import to_nx
 
 louvain = sr.algorithms.louvain
 modularity = sr.algorithms.modularity
 
 #: The optimum modularity of Zachary's karate club (Brandes et al. 2008, by integer programming).
 KARATE_OPTIMUM = 0.4197896
-
-
-def to_nx(A):
-    """The networkx graph of a symmetric Matrix: one edge per stored pair (weight = value, 1 for bool)."""
-    G = nx.Graph()
-    G.add_nodes_from(range(A.nrows))
-    r, c, v = (asnumpy(x) for x in A.to_coo())
-    keep = r <= c
-    w = np.ones(int(keep.sum())) if A.dtype == bool else v[keep].astype(np.float64)
-    G.add_weighted_edges_from(zip(r[keep].tolist(), c[keep].tolist(), w.tolist()))
-    return G
 
 
 def from_nx(G, weight="weight"):

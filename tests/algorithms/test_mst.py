@@ -461,7 +461,7 @@ def test_new_york_roads(shared_data):
 @pytest.mark.parametrize("method", METHODS)
 @pytest.mark.parametrize("name", sorted(GENERATED))
 def test_msf_on_gpu_matches_cpu(name, method):
-    from test_gpu import same
+    from _devices import same
 
     A = GENERATED[name]()
     if method == "prim":

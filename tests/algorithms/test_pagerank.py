@@ -338,7 +338,7 @@ def test_ldbc_graphalytics_example_graphs(shared_data, name):
 @pytest.mark.parametrize("name", sorted(GRAPHS))
 @pytest.mark.parametrize("weighted", [False, True])
 def test_pagerank_on_gpu_matches_cpu(name, weighted):
-    from test_gpu import same
+    from _devices import same
 
     A = GRAPHS[name]
     if weighted and A.dtype == np.bool_:

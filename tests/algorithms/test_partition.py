@@ -21,7 +21,8 @@ from hypothesis import strategies as st
 from scipy.sparse import csgraph
 
 import semiring as sr
-from semiring.backends._xp import asnumpy
+from _partitiongraphs import (balance_oracle, check_partition, cut_oracle, dense, graphs, grid_pieces, nx_graph, nx_kl_parts,
+                               path, symmetric)
 
 partition = sr.algorithms.partition
 edge_cut = sr.algorithms.edge_cut
@@ -30,67 +31,6 @@ kl = sr.algorithms.kernighan_lin_bisection
 partition_module = importlib.import_module("semiring.algorithms.partition")
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-
-
-# ---------------------------------------------------------------------------------------------
-# oracles written from the definitions
-# ---------------------------------------------------------------------------------------------
-
-def cut_oracle(A, parts):
-    """Weight of the edges {i, j}, i != j, with parts[i] != parts[j], each once (scipy COO)."""
-    S = sp.coo_matrix(A.to_scipy())
-    w = np.ones(S.nnz) if S.dtype == bool else S.data.astype(np.float64)
-    p = np.asarray(parts)
-    m = (p[S.row] != p[S.col]) & (S.row != S.col)
-    return w[m].sum() / 2
-
-
-def balance_oracle(parts, k):
-    p = np.asarray(parts)
-    return np.bincount(p, minlength=k).max() / (p.size / k)
-
-
-def cap_bound(n, k, imbalance):
-    """The largest part partition() may return, over n/k."""
-    return max(-(-n // k), int(np.floor((1 + imbalance) * n / k + 1e-9))) / (n / k)
-
-
-def dense(v):
-    assert v.nvals == v.size, "every vertex must have a part"
-    return asnumpy(v.to_dense()).astype(np.int64)
-
-
-def symmetric(n, r, c, w, dtype):
-    r, c, w = (np.asarray(a) for a in (r, c, w))
-    return sr.Matrix.from_coo(np.concatenate([r, c]), np.concatenate([c, r]), np.concatenate([w, w]),
-                              nrows=n, ncols=n, dtype=dtype, dup_op=sr.binary.max)
-
-
-@st.composite
-def graphs(draw, min_n=2, max_n=40, weights=("bool", "int64", "float64")):
-    n = draw(st.integers(min_n, max_n))
-    m = draw(st.integers(0, 3 * n))
-    r = draw(st.lists(st.integers(0, n - 1), min_size=m, max_size=m))
-    c = draw(st.lists(st.integers(0, n - 1), min_size=m, max_size=m))
-    kind = draw(st.sampled_from(weights))
-    if kind == "bool":
-        w = [True] * m
-    elif kind == "int64":
-        w = draw(st.lists(st.integers(0, 9), min_size=m, max_size=m))
-    else:
-        w = draw(st.lists(st.integers(0, 64).map(lambda x: x / 8), min_size=m, max_size=m))
-    return symmetric(n, r, c, w, kind)
-
-
-def path(n):
-    i = np.arange(n - 1)
-    return symmetric(n, i, i + 1, np.ones(n - 1, bool), "bool")
-
-
-def grid_pieces(pieces, rows, cols):
-    """``pieces`` disjoint rows x cols grids."""
-    G = sr.generators.grid(rows, cols).to_scipy()
-    return sr.Matrix.from_scipy(sp.block_diag([G] * pieces, format="csr"))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -124,25 +64,6 @@ def test_edge_cut_counts_each_undirected_edge_once_and_ignores_self_loops():
 # ---------------------------------------------------------------------------------------------
 # partition: validity, balance, determinism
 # ---------------------------------------------------------------------------------------------
-
-def check_partition(A, k, parts_vec, imbalance=0.03, method="multilevel"):
-    """Every vertex has a part in 0..k-1, every part is used, the balance cap holds; returns
-    (parts, cut) with the cut from the oracle (and edge_cut agreeing with it)."""
-    assert parts_vec.dtype == np.int64 and parts_vec.size == A.nrows
-    p = dense(parts_vec)
-    n = A.nrows
-    assert p.min() >= 0 and p.max() < k
-    assert np.bincount(p, minlength=k).min() >= 1, "every part must be non-empty"
-    b = balance_oracle(p, k)
-    if method == "bfs":
-        sizes = np.bincount(p, minlength=k)
-        assert set(sizes.tolist()) <= {n // k, -(-n // k)}
-    else:
-        assert b <= cap_bound(n, k, imbalance) + 1e-12, f"balance {b} above the cap"
-    cut = cut_oracle(A, p)
-    assert edge_cut(A, parts_vec) == pytest.approx(cut)
-    return p, cut
-
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(g=graphs(), data=st.data())
@@ -255,19 +176,6 @@ def test_bfs_keeps_components_together():
 # ---------------------------------------------------------------------------------------------
 
 SEEDS = range(3)
-
-
-def nx_graph(A):
-    G = nx.from_scipy_sparse_array(A.to_scipy().astype(np.float64))
-    G.remove_edges_from(nx.selfloop_edges(G))
-    return G
-
-
-def nx_kl_parts(G, n, **kw):
-    a, b = nx.community.kernighan_lin_bisection(G, **kw)
-    p = np.zeros(n, dtype=np.int64)
-    p[list(b)] = 1
-    return p
 
 
 def _generated_for_quality():
@@ -398,7 +306,7 @@ def test_partition_on_gpu_matches_cpu(name, k):
     """"bfs" is the same computation on both devices; "multilevel" and Kernighan-Lin run the
     device scheme on the GPU (tests/test_gpu_partition.py checks its quality): valid, balanced,
     and with the cut edge_cut reports on either device."""
-    from test_gpu import same
+    from _devices import same
 
     A = _parity_graphs()[name]
     D = A.to("gpu")

@@ -211,7 +211,7 @@ def test_ldbc_graphalytics_lcc_gives_triangles_per_vertex(shared_data):
 @pytest.mark.gpu
 @pytest.mark.parametrize("name", sorted(GRAPHS))
 def test_triangles_on_gpu_match_cpu(name):
-    from test_gpu import same
+    from _devices import same
 
     A = GRAPHS[name]
     G = A.to("gpu")

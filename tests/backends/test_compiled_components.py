@@ -20,7 +20,7 @@ import scipy.sparse as sparse
 import scipy.sparse.csgraph as csgraph
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_components import clustered_graphs, condensations, min_labels
+from _componentgraphs import clustered_graphs, condensations, min_labels
 
 import semiring as sr
 from semiring.algorithms import components as components_module

@@ -565,7 +565,7 @@ def test_no_progress_when_stderr_is_not_a_terminal(monkeypatch, capsys):
 # the command, as a user runs it
 # ---------------------------------------------------------------------------------------------
 def test_distributed_bfs_default_source_and_parents(tmp_path):
-    from test_distributed import mpiexec
+    from _mpi import mpiexec
 
     env = dict(os.environ, PYTHONPATH=str(REPO), OMP_NUM_THREADS="1")
     p = subprocess.run([mpiexec(), "-n", "2", sys.executable, "-m", "semiring", "bfs", "kron:12", "--distributed",

@@ -1,6 +1,6 @@
 """semiring.distributed under ``mpiexec -n 2`` and ``-n 3`` (uneven blocks), run from pytest.
 
-The MPI programs are this file run as a script (``python tests/test_distributed.py worker
+The MPI programs are this file run as a script (``python tests/distributed/test_distributed.py worker
 OUT CASES``): every rank builds the distributed graphs, runs BFS and SSSP, and rank 0 saves
 the gathered results in ``OUT``. The tests compare them here, in the pytest process, with
 oracles that do not use the distributed code: scipy.sparse.csgraph (unweighted shortest paths
@@ -15,10 +15,8 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
-import sysconfig
 import time
 from pathlib import Path
 
@@ -29,24 +27,9 @@ ROOT = Path(__file__).resolve().parents[2]
 HARD_TIMEOUT = 240
 
 
-def mpiexec():
-    """The mpiexec of this Python environment (the MPICH wheel puts it in its scripts folder);
-    ``SEMIRING_MPIEXEC`` names another."""
-    if os.environ.get("SEMIRING_MPIEXEC"):
-        return os.environ["SEMIRING_MPIEXEC"]
-    for cand in (Path(sysconfig.get_path("scripts")) / "mpiexec", Path(sys.executable).parent / "mpiexec"):
-        if cand.exists():
-            return str(cand)
-    found = shutil.which("mpiexec")
-    if found:
-        return found
-    msg = "no mpiexec: install the test extra (pip install -e '.[test]' brings the mpich wheel)"
-    if os.environ.get("CI") == "true":
-        pytest.fail(f"CI=true and {msg}", pytrace=False)
-    pytest.skip(msg)
-
-
 def run_mpi(nprocs, *args, timeout=HARD_TIMEOUT, env=None):
+    from _mpi import mpiexec  # (here: the MPI ranks run this file as a script, without tests/ on sys.path)
+
     cmd = [mpiexec(), "-n", str(nprocs), sys.executable, str(Path(__file__).resolve()), *args]
     e = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""),
              OMP_NUM_THREADS="1", **(env or {}))

@@ -83,7 +83,7 @@ def test_forest_random_equals_cpu(n, density, seed, high, method):
     W = _random(n, int(n * density), seed, True, weights=high)
     cpu = alg.minimum_spanning_forest(W, method=method)
     dev = alg.minimum_spanning_forest(W.to("gpu"), method=method)
-    from test_gpu import same
+    from _devices import same
 
     same(cpu, dev)
 
@@ -125,7 +125,7 @@ def test_ny_roads_on_device(shared_data):
 @given(n=st.integers(1, 400), density=st.floats(0.5, 8), seed=st.integers(0, 2**31),
        blocks=st.one_of(st.none(), st.integers(1, 40)))
 def test_gebremedhin_manne_equals_algebra(n, density, seed, blocks):
-    from test_gpu import same
+    from _devices import same
 
     A = _random(n, int(n * density), seed, False)
     cpu = alg.coloring(A, method="gebremedhin_manne", seed=seed % 97, blocks=blocks)
@@ -138,7 +138,7 @@ def test_gebremedhin_manne_equals_algebra(n, density, seed, blocks):
 @given(n=st.integers(0, 140), density=st.floats(0, 5), seed=st.integers(0, 2**31),
        kind=st.sampled_from(["float64", "int64", "bool"]))
 def test_floyd_warshall_random(n, density, seed, kind):
-    from test_gpu import same
+    from _devices import same
 
     A = _random(n, int(n * density), seed, False, weights=9)
     A = A.dup(kind)
@@ -156,7 +156,7 @@ def test_floyd_warshall_negative_cycle_far_from_the_first_tile():
         alg.floyd_warshall(A.to("gpu"))
     # negative edges without a negative cycle are fine
     B = sr.Matrix.from_coo(r[:-1], c[:-1], [-1.0] * (n - 1), nrows=n, ncols=n)
-    from test_gpu import same
+    from _devices import same
 
     same(alg.floyd_warshall(B), alg.floyd_warshall(B.to("gpu")))
 
@@ -190,7 +190,7 @@ def test_betweenness_kronecker_matches_cpu():
 @gpu
 @pytest.mark.parametrize("dtype", ["float32", "int64", "int8", "uint8", "bool", "float64"])
 def test_forest_dtypes_and_signed_zeros(dtype):
-    from test_gpu import same
+    from _devices import same
 
     rng = np.random.default_rng(11)
     n = 300
@@ -213,7 +213,7 @@ def test_forest_dtypes_and_signed_zeros(dtype):
 
 @gpu
 def test_batched_bfs_many_batches_equals_cpu():
-    from test_gpu import same
+    from _devices import same
 
     A = sr.select(sr.generators.kronecker(10, seed=4), sr.indexunary.triu)  # directed: i -> j, i < j
     src = np.r_[np.arange(0, 1024, 5), [7, 7]]  # 207 sources in four batches, one repeated

@@ -38,7 +38,7 @@ import semiring as sr
 from semiring.algorithms import community
 from semiring.backends._xp import asnumpy
 from semiring.backends.gpu import louvain as dev
-from test_community import to_nx
+from _nxgraphs import to_nx
 
 gpu = pytest.mark.gpu
 NX = {"backend": "networkx"}

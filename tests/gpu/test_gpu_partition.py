@@ -28,8 +28,8 @@ from hypothesis import strategies as st
 import semiring as sr
 from semiring.backends.gpu import partition as gp
 from _partition_emulator import EmulatedOps
-from test_partition import (balance_oracle, cap_bound, check_partition, cut_oracle, dense, graphs, grid_pieces,
-                            nx_graph, nx_kl_parts, path, symmetric)
+from _partitiongraphs import (balance_oracle, cap_bound, check_partition, cut_oracle, dense, graphs, grid_pieces,
+                               nx_graph, nx_kl_parts, path, symmetric)
 
 pm = importlib.import_module("semiring.algorithms.partition")
 SEEDS = range(3)

@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 import semiring as sr
 from semiring.backends._xp import asnumpy
 
-from test_components import min_labels, scipy_labels
+from _componentgraphs import min_labels, scipy_labels
 
 gpu = pytest.mark.gpu
 scc = sr.algorithms.strongly_connected_components

@@ -14,7 +14,6 @@ from __future__ import annotations
 import json
 import math
 import os
-import random
 import subprocess
 import sys
 
@@ -25,39 +24,14 @@ import semiring as sr
 from semiring.nx import _suite
 from semiring.nx._record import Recorder
 from semiring.nx.backend import FUNCTIONS, XFAIL_TESTS, BackendInterface
+from _nxgraphs import NX, SR, dag, gnp
+from _nxgraphs import ids as _ids
 
 nx.config.warnings_to_ignore.add("cache")  # networkx's note that a converted graph came from its cache
-
-SR = {"backend": "semiring"}
-NX = {"backend": "networkx"}
-
 
 # ---------------------------------------------------------------------------------------------
 # graphs
 # ---------------------------------------------------------------------------------------------
-def shuffled(G, seed, *, weights=None, low=0, high=9):
-    """G with nodes renamed "v<i>", nodes and edges inserted in a random order, and (optionally)
-    random int or float "weight" attributes in [low, high] on a random 80% of the edges (the others
-    weigh 1)."""
-    rng = random.Random(seed)
-    H = G.__class__()
-    nodes = list(G)
-    rng.shuffle(nodes)
-    H.add_nodes_from(f"v{v}" for v in nodes)
-    edges = list(G.edges(keys=True) if G.is_multigraph() else G.edges())
-    rng.shuffle(edges)
-    for e in edges:
-        attrs = {}
-        if weights is not None and rng.random() < 0.8:
-            attrs["weight"] = rng.randint(low, high) if weights == "int" else rng.uniform(low, high)
-        H.add_edge(f"v{e[0]}", f"v{e[1]}", **attrs)
-    return H
-
-
-def gnp(n, p, seed, *, directed=False, **kw):
-    return shuffled(nx.gnp_random_graph(n, p, seed=seed, directed=directed), seed, **kw)
-
-
 UNDIRECTED = [gnp(40, 0.08, s) for s in range(3)] + [gnp(25, 0.02, 7)]  # the last has isolated nodes
 DIRECTED = [gnp(40, 0.06, s, directed=True) for s in range(3)]
 
@@ -66,10 +40,6 @@ DIRECTED = [gnp(40, 0.06, s, directed=True) for s in range(3)]
 def karate(shared_data):
     S = sr.io.read(shared_data / "small/lagraph/karate.mtx").to_scipy()
     return nx.from_scipy_sparse_array(S)
-
-
-def _ids(graphs, prefix):
-    return [f"{prefix}{i}" for i in range(len(graphs))]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -338,13 +308,6 @@ def test_dijkstra_lengths(G):
     # weight=None: unit lengths
     assert nx.single_source_dijkstra_path_length(G, nodes[0], weight=None, **SR) == \
         nx.single_source_dijkstra_path_length(G, nodes[0], weight=None)
-
-
-def dag(n, p, seed, **kw):
-    """A random DAG (edges i -> j with i < j only): negative weights without negative cycles."""
-    G = nx.gnp_random_graph(n, p, seed=seed, directed=True)
-    G.remove_edges_from([(u, v) for u, v in list(G.edges) if u > v])
-    return shuffled(G, seed, **kw)
 
 
 NEGATIVE = [gnp(30, 0.07, s, weights=w, low=-3, directed=True) for s, w in ((5, "int"), (6, "float"))] + \

@@ -26,11 +26,10 @@ from scipy.sparse.csgraph import shortest_path
 import semiring as sr
 from semiring.nx.backend import BackendInterface
 from semiring.nx.algorithms.searches import distance_matrix, hop_matrix
+from _nxgraphs import NX, SR
 
 nx.config.warnings_to_ignore.add("cache")
 
-SR = {"backend": "semiring"}
-NX = {"backend": "networkx"}
 SETTINGS = settings(max_examples=25, deadline=None, derandomize=True,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 

@@ -18,13 +18,9 @@ import pytest
 from networkx.algorithms.community.quality import NotAPartition
 
 from semiring.nx.backend import BackendInterface
-from _nxgraphs import relabelled
+from _nxgraphs import NX, SR, relabelled
 
 nx.config.warnings_to_ignore.add("cache")
-
-SR = {"backend": "semiring"}
-NX = {"backend": "networkx"}
-
 
 
 def lfr():

@@ -14,12 +14,9 @@ import pytest
 
 from semiring.nx.backend import BackendInterface
 
-from _nxgraphs import relabelled
+from _nxgraphs import NX, SR, relabelled
 
 nx.config.warnings_to_ignore.add("cache")
-
-SR = {"backend": "semiring"}
-NX = {"backend": "networkx"}
 
 
 def sets(components):

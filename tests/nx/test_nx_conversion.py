@@ -23,9 +23,8 @@ import semiring as sr
 from semiring.nx import from_networkx
 from semiring.nx.backend import BackendInterface
 from semiring.nx.nxapi import generators as gen
+from _nxgraphs import NX, SR
 
-SR = {"backend": "semiring"}
-NX = {"backend": "networkx"}
 CLASSES = [nx.Graph, nx.DiGraph, nx.MultiGraph, nx.MultiDiGraph]
 
 

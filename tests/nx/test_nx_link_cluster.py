@@ -14,11 +14,9 @@ import pytest
 
 import semiring as sr
 from semiring.nx.backend import BackendInterface
+from _nxgraphs import NX, SR
 
 nx.config.warnings_to_ignore.add("cache")
-
-SR = {"backend": "semiring"}
-NX = {"backend": "networkx"}
 
 
 def shuffled(G, seed, weights=False):

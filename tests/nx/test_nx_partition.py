@@ -15,12 +15,10 @@ import networkx as nx
 import pytest
 
 from semiring.nx.backend import BackendInterface
-from _nxgraphs import relabelled
+from _nxgraphs import NX, SR, relabelled
 
 nx.config.warnings_to_ignore.add("cache")
 
-SR = {"backend": "semiring"}
-NX = {"backend": "networkx"}
 kl = nx.community.kernighan_lin_bisection
 
 
@@ -35,7 +33,6 @@ def check_bisection(G, parts, sizes=None):
     assert isinstance(a, set) and isinstance(b, set) and not (a & b) and a | b == set(G)
     if sizes is not None:
         assert sorted((len(a), len(b))) == sorted(sizes)
-
 
 
 def graphs():

@@ -24,11 +24,10 @@ from hypothesis import strategies as st
 
 from semiring.nx.algorithms import paths as P
 from semiring.nx.backend import BackendInterface
+from _nxgraphs import NX, SR, dag, gnp, ids, shuffled
 
 nx.config.warnings_to_ignore.add("cache")
 
-SR = {"backend": "semiring"}
-NX = {"backend": "networkx"}
 SETTINGS = settings(max_examples=40, deadline=None, derandomize=True,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
@@ -36,43 +35,11 @@ SETTINGS = settings(max_examples=40, deadline=None, derandomize=True,
 # ---------------------------------------------------------------------------------------------
 # graphs
 # ---------------------------------------------------------------------------------------------
-def shuffled(G, seed, *, weights=None, low=0, high=3, loops=0):
-    """G with nodes "v<i>" inserted in a random order, edges in a random order, ``loops``
-    self-loops, and int (in [low, high]) or float "weight" attributes on 80% of the edges."""
-    rng = random.Random(seed)
-    H = G.__class__()
-    nodes = list(G)
-    rng.shuffle(nodes)
-    H.add_nodes_from(f"v{v}" for v in nodes)
-    edges = list(G.edges()) + [(v, v) for v in rng.sample(nodes, loops)]
-    rng.shuffle(edges)
-    for u, v in edges:
-        attrs = {}
-        if weights is not None and rng.random() < 0.8:
-            attrs["weight"] = rng.randint(low, high) if weights == "int" else rng.uniform(low, high)
-        H.add_edge(f"v{u}", f"v{v}", **attrs)
-    return H
-
-
-def gnp(n, p, seed, *, directed=False, **kw):
-    return shuffled(nx.gnp_random_graph(n, p, seed=seed, directed=directed), seed, **kw)
-
-
 UNWEIGHTED = [gnp(30, 0.1, 1), gnp(30, 0.08, 2, directed=True), gnp(25, 0.04, 3), gnp(20, 0.12, 4, loops=3)]
-WEIGHTED = [gnp(30, 0.12, 5, weights="int"), gnp(30, 0.1, 6, weights="int", directed=True),
+WEIGHTED = [gnp(30, 0.12, 5, weights="int", high=3), gnp(30, 0.1, 6, weights="int", directed=True, high=3),
             gnp(30, 0.1, 7, weights="float", high=9), gnp(30, 0.1, 8, weights="float", directed=True, high=9),
             gnp(25, 0.12, 9, weights="int", low=0, high=1, loops=2)]  # many zero lengths
 ALL = UNWEIGHTED + WEIGHTED
-
-
-def ids(graphs, prefix):
-    return [f"{prefix}{i}" for i in range(len(graphs))]
-
-
-def dag(n, p, seed, **kw):
-    G = nx.gnp_random_graph(n, p, seed=seed, directed=True)
-    G.remove_edges_from([(u, v) for u, v in list(G.edges) if u > v])
-    return shuffled(G, seed, **kw)
 
 
 NEGATIVE = [dag(25, 0.15, 11, weights="int", low=-4, high=3), dag(25, 0.15, 12, weights="float", low=-4, high=3),

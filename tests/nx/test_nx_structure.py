@@ -19,11 +19,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from semiring.nx.backend import BackendInterface
+from _nxgraphs import NX, SR, dag, gnp, ids, shuffled
 
 nx.config.warnings_to_ignore.add("cache")
 
-SR = {"backend": "semiring"}
-NX = {"backend": "networkx"}
 SETTINGS = settings(max_examples=40, deadline=None, derandomize=True,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
@@ -31,37 +30,6 @@ SETTINGS = settings(max_examples=40, deadline=None, derandomize=True,
 # ---------------------------------------------------------------------------------------------
 # graphs and comparisons
 # ---------------------------------------------------------------------------------------------
-def shuffled(G, seed, *, weights=None, low=0, high=9, attrs=(), floats=()):
-    """G with nodes renamed "v<i>", nodes and edges inserted in a random order; optionally a
-    "weight" (int or float in [low, high]) on 80% of the edges, and every edge given each
-    attribute of ``attrs`` (random ints) and of ``floats`` (random floats)."""
-    rng = random.Random(seed)
-    H = G.__class__()
-    nodes = list(G)
-    rng.shuffle(nodes)
-    H.add_nodes_from(f"v{v}" for v in nodes)
-    edges = list(G.edges(keys=True) if G.is_multigraph() else G.edges())
-    rng.shuffle(edges)
-    for e in edges:
-        d = {a: rng.randint(0, 5) for a in attrs}
-        d.update({a: rng.uniform(0, 3) for a in floats})
-        if weights is not None and rng.random() < 0.8:
-            d["weight"] = rng.randint(low, high) if weights == "int" else rng.uniform(low, high)
-        H.add_edge(f"v{e[0]}", f"v{e[1]}", **d)
-    return H
-
-
-def gnp(n, p, seed, *, directed=False, **kw):
-    return shuffled(nx.gnp_random_graph(n, p, seed=seed, directed=directed), seed, **kw)
-
-
-def dag(n, p, seed, **kw):
-    """A random DAG (edges i -> j for i < j), shuffled."""
-    G = nx.gnp_random_graph(n, p, seed=seed, directed=True)
-    G.remove_edges_from([(u, v) for u, v in list(G.edges) if u > v])
-    return shuffled(G, seed, **kw)
-
-
 def with_loops(G, k, seed):
     rng = random.Random(seed)
     G = G.copy()
@@ -74,10 +42,6 @@ UNDIRECTED = [gnp(40, p, s) for s, p in ((1, 0.03), (2, 0.06), (3, 0.12))] + [
 DIRECTED = [gnp(40, p, s, directed=True) for s, p in ((1, 0.02), (2, 0.04), (3, 0.08))]
 DAGS = [dag(35, p, s, weights=w, low=-4, high=9) for s, p, w in ((1, 0.05, None), (2, 0.1, "int"),
                                                                   (3, 0.2, "float"), (4, 0.08, "int"))]
-
-
-def ids(graphs, prefix):
-    return [f"{prefix}{i}" for i in range(len(graphs))]
 
 
 def outcome(func, *args, **kwargs):

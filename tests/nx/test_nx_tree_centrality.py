@@ -20,11 +20,9 @@ import pytest
 
 from semiring.nx import nxapi
 from semiring.nx.backend import BackendInterface
+from _nxgraphs import NX, SR
 
 nx.config.warnings_to_ignore.add("cache")
-
-SR = {"backend": "semiring"}
-NX = {"backend": "networkx"}
 
 
 def shuffled(G, seed, *, weights=None, low=1, high=4, extra=False):
