@@ -1,8 +1,8 @@
 """Helpers for tests that run on the CPU and on the GPU.
 
-``DEVICES`` parametrizes a test over ``"cpu"`` and ``"gpu"`` (the latter marked ``gpu``: skipped
-with CuPy's reason where no GPU is present, see conftest.py; the ``device`` fixture there takes
-the same two values); ``same`` compares a GPU result with the CPU's; ``random_matrix`` and
+``DEVICES`` parametrizes one test body over ``"cpu"`` and ``"gpu"``
+(``@pytest.mark.parametrize("device", DEVICES)``; the latter is marked ``gpu``: skipped with
+CuPy's reason where no GPU is present, see conftest.py); ``same`` compares a GPU result with the CPU's; ``random_matrix`` and
 ``random_vector`` draw the operands of the parity tests over ``SEMIRINGS``; ``no_host_build``
 makes a build of a Matrix on the device fail if it passes through the host.
 """

@@ -24,6 +24,7 @@ import semiring as sr
 from semiring.algorithms import components as components_module
 from semiring.backends._xp import asnumpy
 from _componentgraphs import clustered_graphs, condensations, min_labels, scipy_labels
+from _devices import DEVICES
 
 cc = sr.algorithms.connected_components
 scc = sr.algorithms.strongly_connected_components
@@ -276,6 +277,14 @@ def test_scc_labels_do_not_depend_on_the_coloring_seed(seed):
     check(A, scc, "strong")
 
 
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("seed", [1.5, "7", None, True, np.float64(2.0)])
+def test_a_seed_that_is_not_an_integer_raises(device, seed):
+    A = sr.Matrix.from_coo([0, 1], [1, 0], nrows=3, ncols=3, dtype="bool", dup_op=sr.binary.lor, device=device)
+    with pytest.raises(sr.InvalidValue, match=r"seed must be an integer; given"):
+        scc(A, seed=seed)
+
+
 GENERATED = {
     "kronecker10": lambda: sr.generators.kronecker(10, seed=2),
     "grid_20x30": lambda: sr.generators.grid(20, 30),
@@ -375,9 +384,10 @@ def test_ldbc_wcc(shared_data):
 
 
 @pytest.mark.data
-def test_cnr2000_strongly_connected_components(cnr2000):
+@pytest.mark.parametrize("device", DEVICES)
+def test_cnr2000_strongly_connected_components(cnr2000, device):
     A, law = cnr2000
-    got = scc(A).to_dense()
+    got = asnumpy(scc(A.to(device)).to_dense())
     assert got.size == law.size == A.nrows
     assert int((got == np.arange(A.nrows)).sum()) == 100_977
     # the same partition as LAW's labels, and labelled by each part's smallest vertex
@@ -417,10 +427,3 @@ def test_components_on_gpu_match_cpu(f, name):
     dev = f(A.to("gpu"))
     same(cpu, dev)
     np.testing.assert_array_equal(cpu.to_dense(), scipy_labels(A, "weak" if f is cc else "strong")[1])
-
-
-@pytest.mark.gpu
-@pytest.mark.data
-def test_cnr2000_scc_on_gpu(cnr2000):
-    A, law = cnr2000
-    np.testing.assert_array_equal(asnumpy(scc(A.to("gpu")).to_dense()), min_labels(law))

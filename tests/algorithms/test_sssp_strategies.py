@@ -12,10 +12,10 @@ import semiring as sr
 from semiring.backends._xp import asnumpy
 from semiring.backends.cpu import sssp_strategies as cpu_strategies
 from semiring.testing.validate import check_sssp
+from _devices import DEVICES
 
 STRATEGIES = ("topology", "worklist_atomic", "worklist_filter", "worklist_hash", "worklist_scan", "near_far")
 BELLMAN_FORD = STRATEGIES[:-1]
-DEVICES = ["cpu", pytest.param("gpu", marks=pytest.mark.gpu)]
 
 
 def random_graph(seed, n, *, directed, kind, active=None, m=None):

@@ -10,6 +10,7 @@ import pytest
 import semiring as sr
 from semiring.backends._xp import asnumpy
 from semiring.backends.cpu import products as kernels
+from _devices import DEVICES
 
 
 gpu = pytest.mark.gpu
@@ -54,7 +55,7 @@ def test_masked_pair_counts_terms(dtype, mask_kind, chunk, monkeypatch):
     np.testing.assert_array_equal(gv[order].astype(v.dtype), v[np.argsort(r * n + c)])
 
 
-@pytest.mark.parametrize("device", ["cpu", pytest.param("gpu", marks=gpu)])
+@pytest.mark.parametrize("device", DEVICES)
 def test_masked_pair_edge_cases(device):
     A = sr.Matrix(3, 4, "int64", device=device)
     B = sr.Matrix.from_coo([0], [1], [1], nrows=4, ncols=2, device=device)

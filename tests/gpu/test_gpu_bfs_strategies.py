@@ -18,8 +18,8 @@ from _bfsgraphs import CASES, assert_parents, matrix, scipy_levels
 from semiring.algorithms.bfs import STRATEGIES
 from semiring.backends._xp import asnumpy
 from semiring.backends.gpu import bfs_strategies as gpu_strategies
+from _devices import DEVICES
 
-DEVICES = ["cpu", pytest.param("gpu", marks=pytest.mark.gpu)]
 
 #: The reference cases plus a Kronecker graph (hubs, short), a 2-d grid (long, thin) and an
 #: undirected random graph with a few thousand vertices (many blocks per level).

@@ -196,14 +196,6 @@ def test_empty_and_single_vertex_graphs():
         assert asnumpy(got.to_dense()).tolist() == list(range(n))
 
 
-@pytest.mark.parametrize("device", ["cpu", pytest.param("gpu", marks=gpu)])
-@pytest.mark.parametrize("seed", [1.5, "7", None, True, np.float64(2.0)])
-def test_a_seed_that_is_not_an_integer_raises(device, seed):
-    A = _matrix(3, np.array([0, 1]), np.array([1, 0]), device)
-    with pytest.raises(sr.InvalidValue, match=r"seed must be an integer; given"):
-        scc(A, seed=seed)
-
-
 @gpu
 @pytest.mark.data
 def test_cnr2000_matches_the_published_components(cnr2000, device_calls):
