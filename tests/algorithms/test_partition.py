@@ -304,7 +304,7 @@ def _parity_graphs():
 @pytest.mark.parametrize("k", [2, 5])
 def test_partition_on_gpu_matches_cpu(name, k):
     """"bfs" is the same computation on both devices; "multilevel" and Kernighan-Lin run the
-    device scheme on the GPU (tests/test_gpu_partition.py checks its quality): valid, balanced,
+    device scheme on the GPU (tests/gpu/test_gpu_partition.py checks its quality): valid, balanced,
     and with the cut edge_cut reports on either device."""
     from _devices import same
 

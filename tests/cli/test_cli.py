@@ -3,7 +3,7 @@
 Results written with ``--output`` are checked against scipy.sparse.csgraph (BFS levels,
 Dijkstra distances) and networkx (coloring validity) on the same generated or written graph.
 Bad input must end with a one-line message on stderr, never a traceback: exit status 2 for a
-usage error (found while parsing), 1 for a failure (tests/test_cli_errors.py has every path).
+usage error (found while parsing), 1 for a failure (tests/cli/test_cli_errors.py has every path).
 """
 
 from __future__ import annotations

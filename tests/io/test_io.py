@@ -389,8 +389,18 @@ class TestEdgeList:
         assert entries(A) == {(0, 0): 4, (0, 1): 2, (1, 0): 2}
 
     def test_n_option(self, tmp_path):
+        # n sets the vertex count: vertices past the largest listed one are isolated
         A = sr.io.read(put(tmp_path, "n.txt", "0 1\n"), n=5)
-        assert A.shape == (5, 5) and A.nvals == 1
+        assert A.shape == (5, 5) and A.dtype == np.bool_
+        assert entries(A) == {(0, 1): True}
+        # with weights and base 1: vertex n (the last one) is allowed, and the values are kept
+        B = sr.io.read(put(tmp_path, "nw.txt", "1 7 2.5\n3 1 -4\n"), n=7, base=1)
+        assert B.shape == (7, 7) and B.dtype == np.float64
+        assert entries(B) == {(0, 6): 2.5, (2, 0): -4.0}
+        # symmetric: each edge in both directions, the n x n shape kept
+        S = sr.io.read(put(tmp_path, "ns.txt", "0 2 3\n"), n=4, symmetric=True)
+        assert S.shape == (4, 4) and S.dtype == np.int64
+        assert entries(S) == {(0, 2): 3, (2, 0): 3}
 
     def test_duplicates_error_names_file_or_dup_op(self, tmp_path):
         p = put(tmp_path, "dup.txt", "0 1 3\n1 2 1\n0 1 2\n")
@@ -496,14 +506,20 @@ class TestWriteMtx:
         assert sr.io.read(p).isequal(A, check_dtype=True)
 
     def test_uint64_beyond_int64_not_wrapped(self, tmp_path):
+        # the file's integers are int64 (write_mtx's docstring): a uint64 value above 2**63 - 1
+        # is refused before anything is written, never wrapped to a negative number
         big = np.iinfo(np.uint64).max
         A = sr.Matrix.from_coo([0], [1], [big], nrows=2, ncols=2, dtype="uint64")
         p = tmp_path / "u.mtx"
-        try:
+        with pytest.raises(InvalidValue, match=f"write_mtx: uint64 value {big} does not fit the int64 integers "
+                                               "written"):
             sr.io.write_mtx(p, A)
-        except InvalidValue:
-            return  # refusing is acceptable
-        assert str(big) in p.read_text(), p.read_text()
+        assert not p.exists()
+        # the largest value that fits is written as it is
+        top = int(np.iinfo(np.int64).max)
+        sr.io.write_mtx(p, sr.Matrix.from_coo([0], [1], [top], nrows=2, ncols=2, dtype="uint64"))
+        assert f"1 2 {top}" in p.read_text()
+        assert entries(sr.io.read(p)) == {(0, 1): top}
 
     def test_not_a_matrix(self, tmp_path):
         with pytest.raises(InvalidValue):

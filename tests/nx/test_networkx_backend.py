@@ -651,7 +651,10 @@ def test_networkx_suite_with_fallback():
     report = _suite.run(fallback=True)
     assert report["ok"], report["output_tail"] + f"\nnever ran: {report['never_ran']}"
     c = report["counts"]
-    assert c.get("failed", 0) == 0 and c.get("errors", 0) == 0 and c["passed"] >= 250
+    # every collected test passes but the listed expected failures (strict), so ``passed`` is the
+    # number of tests networkx's modules hold less those: 1192 with networkx 3.6.1. It can only
+    # grow while MODULES stays (networkx adds tests); a drop means tests no longer run.
+    assert c.get("failed", 0) == 0 and c.get("errors", 0) == 0 and c["passed"] >= 1192
     assert c.get("xfailed", 0) == len(XFAIL_TESTS)
 
 
@@ -661,4 +664,7 @@ def test_networkx_suite_without_fallback():
     report = _suite.run(fallback=False)
     assert report["returncode"] == 0, report["output_tail"]
     c = report["counts"]
-    assert c.get("failed", 0) == 0 and c.get("errors", 0) == 0 and c["passed"] >= 20
+    # a test passes here only when the backend serves every networkx call it makes (anything
+    # declined or missing is an xfail): 831 of networkx 3.6.1's tests. Adapters only add to that
+    # number; a drop means an adapter was lost or now declines what it served.
+    assert c.get("failed", 0) == 0 and c.get("errors", 0) == 0 and c["passed"] >= 831

@@ -6,7 +6,7 @@ partition of the nodes (any hashable labels) whose modularity is within a few pe
 networkx's own Louvain (the partitions differ: parallel rounds, another random stream), the same
 partition for the same seed, networkx's ValueError for max_level, and the declines (directed
 graphs, multigraphs, negative weights, total weight 0). networkx's own tests of both run in
-tests/test_networkx_backend.py (semiring.nx._suite).
+tests/nx/test_networkx_backend.py (semiring.nx._suite).
 """
 
 from __future__ import annotations

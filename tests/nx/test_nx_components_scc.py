@@ -4,7 +4,7 @@ The same components (as sets) on random digraphs with shuffled string labels, se
 parallel edges and isolated nodes; the order is a reverse topological order of the condensation,
 and exactly "by height, then first node" (heights computed here with networkx's condensation);
 networkx's exceptions (undirected input) and the null graph. networkx's own tests of the function
-run in tests/test_networkx_backend.py (semiring.nx._suite).
+run in tests/nx/test_networkx_backend.py (semiring.nx._suite).
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 pagerank: the same node order and ranks (networkx's stopping rule, so the same iteration count),
 networkx's exceptions, and the declines. triangles: every form of ``nodes`` and networkx's errors.
-networkx's own tests of both run in tests/test_networkx_backend.py (semiring.nx._suite).
+networkx's own tests of both run in tests/nx/test_networkx_backend.py (semiring.nx._suite).
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ Oracles: networkx's own ``kernighan_lin_bisection`` (backend="networkx"): the sa
 the algorithm leaves no choice (max_iter=0, an optimal start, the barbell), cuts of the same
 quality from the same starts elsewhere (within 15 percent on average: ties between equal gains
 are broken in another order), and the same errors; cuts counted here from the edge data.
-networkx's own tests of the function run in tests/test_networkx_backend.py (semiring.nx._suite).
+networkx's own tests of the function run in tests/nx/test_networkx_backend.py (semiring.nx._suite).
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ exactly (nodes, graph attributes, every edge's data and the edge order), ties in
 Borůvka with distinct weights; NaN weights raise or are ignored as networkx does; the declines.
 betweenness_centrality: every normalized/endpoints combination, directed, multigraph, self-loops,
 and ``k`` sampled from the same seed as networkx. networkx's own tests of both run in
-tests/test_networkx_backend.py (semiring.nx._suite).
+tests/nx/test_networkx_backend.py (semiring.nx._suite).
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ Correct results come from independent oracles, never from the library: ``scipy.s
 coloring, maximal independent set). Each corruption is made by hand and must raise
 ValidationError with a message that names the failed check and a witness.
 
-The validators' array code is device-generic: here it runs on NumPy; tests/test_gpu.py runs the
+The validators' array code is device-generic: here it runs on NumPy; tests/testing/test_validate_on_device.py runs the
 same checks on CuPy arrays.
 """
 
