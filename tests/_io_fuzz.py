@@ -8,7 +8,7 @@ a file they give either the matrix it defines (shape, ``{(i, j): value}``, dtype
 oracle rejects must raise InvalidValue naming the file, a file it accepts must give exactly its
 matrix (or OutOfMemory, for a declared size too large to build), and nothing else may escape.
 
-Run as a script, it is the seeded fuzz run of ``tests/test_io_hostile.py``: it writes each case
+Run as a script, it is the seeded fuzz run of ``tests/io/test_io_hostile.py``: it writes each case
 under ``--dir``, prints one JSON line with the counts, and exits 0 unless a case broke a rule
 (it prints the cases that did). A crash of the interpreter shows as the process dying; the
 number of the case being read is the last line on stderr, and :func:`case` rebuilds it.

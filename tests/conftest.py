@@ -4,6 +4,15 @@
 its README.md). They are never copied into the repository. When the folder is missing the
 tests that need it fail under CI (``CI=true``), because a silently skipped published-answer
 test hides regressions, and skip with a message on a user's machine.
+
+Hypothesis profiles, chosen by ``HYPOTHESIS_PROFILE`` (unset: Hypothesis's own choice, its
+``ci`` settings where ``CI`` is set and its defaults elsewhere):
+
+- ``ci``: each test's own settings, derandomized (the same examples on every run), no deadline;
+- ``nightly``: ``NIGHTLY_FACTOR`` times each test's examples (at least 1000), randomized (new
+  examples every run; a failure prints the blob that reproduces it), no deadline, and the
+  per-test timeout widened by the same factor. A test's own ``@settings`` override a profile's
+  values, so ``_nightly`` widens them on each collected Hypothesis test.
 """
 
 from __future__ import annotations
@@ -14,9 +23,20 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, settings
 
 #: <repository root>/../shared/data
 SHARED_DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
+
+
+settings.register_profile("ci", derandomize=True, deadline=None, database=None, print_blob=True,
+                          suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("nightly", max_examples=1000, derandomize=False, deadline=None, print_blob=True,
+                          suppress_health_check=[HealthCheck.too_slow])
+#: the nightly profile's multiplier of each test's examples and of its timeout
+NIGHTLY_FACTOR = 10
+if os.environ.get("HYPOTHESIS_PROFILE"):
+    settings.load_profile(os.environ["HYPOTHESIS_PROFILE"])
 
 
 def require_data_dir(path: Path = SHARED_DATA, environ=os.environ) -> Path:
@@ -87,10 +107,40 @@ def _suitesparse_skips(items):
         item.add_marker(pytest.mark.skip(reason=reason))
 
 
+def _nightly(config, items):
+    """Under the nightly profile: every Hypothesis test runs ``NIGHTLY_FACTOR`` times its own
+    examples (at least the profile's), randomized, without a deadline, under a timeout as many
+    times the configured one. Hypothesis keeps a test's settings on the test function
+    (``_hypothesis_internal_use_settings``, read when the test runs); they are replaced here by
+    settings derived from them."""
+    if os.environ.get("HYPOTHESIS_PROFILE") != "nightly":
+        return
+    least = settings.get_profile("nightly").max_examples
+    try:
+        timeout = float(config.getini("timeout") or 0)  # pytest-timeout's ini option
+    except ValueError:  # pytest-timeout is not installed
+        timeout = 0.0
+    done = set()
+    for item in items:
+        fn = getattr(item, "obj", None)
+        if getattr(fn, "hypothesis", None) is None:
+            continue
+        if timeout and item.get_closest_marker("timeout") is None:
+            item.add_marker(pytest.mark.timeout(timeout * NIGHTLY_FACTOR))
+        if id(fn) in done:
+            continue
+        done.add(id(fn))
+        own = fn._hypothesis_internal_use_settings
+        n = own.max_examples if own.max_examples == least else max(least, own.max_examples * NIGHTLY_FACTOR)
+        fn._hypothesis_internal_use_settings = settings(own, max_examples=n, derandomize=False, deadline=None)
+
+
 def pytest_collection_modifyitems(config, items):
     """Tests marked ``gpu`` skip, with the reason CuPy gave, where no GPU can be used; those
-    marked ``suitesparse`` skip without python-graphblas (``_suitesparse_skips``)."""
+    marked ``suitesparse`` skip without python-graphblas (``_suitesparse_skips``); the nightly
+    Hypothesis profile widens every Hypothesis test (``_nightly``)."""
     _suitesparse_skips(items)
+    _nightly(config, items)
     if not any(item.get_closest_marker("gpu") for item in items):
         return
     from semiring.backends import gpu
@@ -104,6 +154,41 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if item.get_closest_marker("gpu"):
             item.add_marker(pytest.mark.skip(reason=reason))
+
+
+# ---------------------------------------------------------------------------------------------
+# the containers of the error-path tests (tests/core/test_errors_*.py, tests/ops/test_errors_ops.py)
+# ---------------------------------------------------------------------------------------------
+@pytest.fixture
+def A():
+    """4x4 int64, four entries."""
+    import semiring as sr
+
+    return sr.Matrix.from_coo([0, 1, 2, 3], [1, 2, 3, 0], [1, 2, 3, 4], nrows=4, ncols=4)
+
+
+@pytest.fixture
+def u():
+    """size-4 int64, two entries."""
+    import semiring as sr
+
+    return sr.Vector.from_coo([0, 2], [5, 7], size=4)
+
+
+@pytest.fixture
+def w():
+    """size-4 int64 output with entries, to see that nothing is written on error."""
+    import semiring as sr
+
+    return sr.Vector.from_coo([1, 3], [11, 13], size=4)
+
+
+@pytest.fixture
+def C():
+    """4x4 int64 output with entries."""
+    import semiring as sr
+
+    return sr.Matrix.from_coo([0, 3], [0, 3], [21, 23], nrows=4, ncols=4)
 
 
 @pytest.fixture(scope="module")

@@ -17,7 +17,7 @@ rendered. The blocks are
 - ``nx-functions``: the functions the networkx backend implements, from its ``backend_info``.
 - ``benchmark-results``: every Markdown report in ``benchmarks/results/``, newest first.
 
-``tests/test_docs.py`` imports this file to check the write table against the specification's
+``tests/docs/test_docs.py`` imports this file to check the write table against the specification's
 rules as stated there, independently of the reference implementation.
 """
 

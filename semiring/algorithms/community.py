@@ -69,7 +69,7 @@ top (Rotta and Noack 2011), and graphs of under 2**20 entries run as the disjoin
 to 16 copies with different colorings, keeping the best (see that module). Its modularity is at
 least the best of networkx's ``louvain_communities`` over seeds 0-4 (seed 0 on the road
 network), at the same resolution, on every graph of this collection
-(``tests/test_gpu_louvain.py``): networkx's karate_club_graph (weighted),
+(``tests/gpu/test_gpu_louvain.py``): networkx's karate_club_graph (weighted),
 davis_southern_women_graph, florentine_families_graph and les_miserables_graph; LAGraph's
 karate, jagmesh7, bcsstk13 (pattern), test_FW_2003, zenios, ldbc-undirected-example, A and
 tree-example; the DIMACS coloring graphs anna, huck, homer, le450_5a, miles250, queen8_8, myciel7

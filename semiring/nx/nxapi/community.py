@@ -8,7 +8,7 @@ where networkx divides by zero). Where the compiled CPU loops run, Louvain is ne
 method compiled (:mod:`semiring.backends.cpu.compiled_louvain`); elsewhere the engine's Louvain
 moves vertices in parallel rounds. Either way, for the same ``seed`` the partition differs from
 networkx's (another random stream, and another order), and its modularity is comparable
-(``tests/test_community.py``). Modularity is networkx's formula and
+(``tests/algorithms/test_community.py``). Modularity is networkx's formula and
 self-loop convention exactly.
 """
 
