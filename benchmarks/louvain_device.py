@@ -80,7 +80,7 @@ def run(name, data, runs, cpu, with_nx):
         lab = sr.algorithms.louvain(G)
     stats = {}
     W = community._weights(G, "louvain")
-    dev.louvain(G, W.W, W.two_m, 1.0, 1e-7, 0, None, True, stats=stats)
+    dev.louvain(W.W, W.two_m, 1.0, 1e-7, 0, None, True, stats=stats, start=G.louvain_start("louvain"))
     x = lab.to("cpu").to_dense()
     q = sr.algorithms.modularity(A, lab.to("cpu"))
     Gx = _nx_graph(A)

@@ -297,8 +297,9 @@ def _neighbour_matrices(G):
     mats = (G.A,) if G.kind == "undirected" else (G.A, G.AT)
     if G.A.dtype.kind == "b" or G.A.dtype.kind == "i" or G.A.dtype.kind == "u" and G.A.dtype.itemsize < 8:
         return mats
-    # P = one(M) as bool, for each M
-    return G.cached("cc_pattern", lambda: tuple(_core.apply(M, unary.one).dup("bool") for M in mats))
+    # P = one(A) as bool, and P' for a directed graph (cached on P)
+    P = G.pattern("bool")
+    return (P,) if len(mats) == 1 else (P, P.T)
 
 
 def _afforest(G, device):
@@ -444,16 +445,10 @@ def _scc_structure(G):
     """``(S, S', din, dout)``, computed once per graph: S = the structure of A without
     self-loops (bool), its transpose, and the in- and out-degrees in S (full int64 Vectors)."""
 
-    def build():
-        # S = one(offdiag(A)) as bool: self-loops connect nothing, values are not read
-        S = _core.apply(_core.select(G.A, indexunary.offdiag), unary.one).dup("bool")
-        ST = S.T
-        one = Vector.from_dense(np.ones(G.n, dtype=np.int64), device=G.A.device)
-        # dout = S plus.pair 1;  din = S' plus.pair 1   (int64 counts, 0 where none)
-        return (S, ST, _dense(_core.mxv(ST, one, semiring.plus_pair), 0),
-                _dense(_core.mxv(S, one, semiring.plus_pair), 0))
-
-    return G.cached("scc_structure", build)
+    # S = one(offdiag(A)) as bool: self-loops connect nothing, values are not read
+    S = G.offdiag_pattern("bool")
+    din, dout = G.offdiag_degrees
+    return S, S.T, din, dout
 
 
 def _pivot(din, dout, todo):
