@@ -33,10 +33,11 @@ small counter per launch to decide whether to go on.
   node); per level a scan over the frontier's virtual-node counts gives every virtual node one
   thread, which finds its frontier vertex by binary search, so no thread handles more than
   :data:`SPLIT_K` edges whatever the degrees (node splitting, as in Nasre, Burtscher, Pingali
-  2013 and the seed lectures).
+  2013).
 
-The queue strategies expand a frontier vertex's edges in one thread (as in the seeds) except
-``degree_bucketed`` and ``node_split``, whose point is load balance on skewed degrees.
+The queue strategies expand a frontier vertex's edges in one thread (the textbook form, Hwu,
+Kirk, El Hajj 2022, ch. 15) except ``degree_bucketed`` and ``node_split``, whose point is load
+balance on skewed degrees.
 
 Counters live in a small uint64 array ``ctl`` of three slots of :data:`SLOT` words: the
 kernels of level d read nothing from it, append into slot (d + 1) % 3 and zero slot
