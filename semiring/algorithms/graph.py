@@ -36,6 +36,7 @@ import numpy as np
 
 from .. import core as _core
 from .._once import lock_of, once_item, versioned
+from ..backends._xp import xp_of
 from ..core.matrix import Matrix
 from ..core.vector import Vector
 from ..exceptions import DimensionMismatch, InvalidValue
@@ -225,8 +226,8 @@ class Graph(AlgorithmItems):
         def build():
             if np.dtype(self.A.dtype).kind not in "fc" or not self.A.nvals:
                 return 0
-            # nan = number of entries where A == A is false
-            return _core.select(_core.ewise_mult(self.A, self.A, binary.eq), indexunary.valueeq, False).nvals
+            vals = self.A.to_coo()[2]
+            return int(xp_of(vals).isnan(vals).sum())
 
         return self._once("nan_count", build)
 
