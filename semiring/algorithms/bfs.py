@@ -54,9 +54,22 @@ STRATEGIES = _engines.BFS_STRATEGIES
 
 @dataclass
 class LevelTrace:
-    """One BFS level: the direction used, the frontier entering it, and the edges examined
-    (push: out-edges of the frontier; pull: in-edges of the unvisited vertices, an upper bound
-    since a row may stop early)."""
+    """One BFS level: the direction used, the frontier entering it, and the edges examined.
+
+    Attributes
+    ----------
+    depth : int
+        The level being discovered (1 for the source's neighbours).
+    direction : str
+        "push", "pull" or "edge".
+    frontier : int
+        Vertices in the frontier entering the level.
+    edges_examined : int
+        Push: the out-edges of the frontier; pull: the in-edges of the unvisited vertices (an
+        upper bound for the algebra engine, since a row may stop early).
+    discovered : int
+        Vertices reached for the first time at this level.
+    """
 
     depth: int
     direction: str
