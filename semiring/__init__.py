@@ -2,7 +2,7 @@
 
 Graph algorithms are written as masked products over semirings (``min_plus``, ``any_pair``,
 ``lor_land``, ...) with the write step ``C<M, replace> = accum(C, T)`` of the GraphBLAS C API
-specification. See ``DESIGN.md`` for the contract.
+specification. ``docs/design.md`` describes the architecture and the public contract.
 
 >>> import semiring as sr
 >>> A = sr.Matrix.from_coo([0, 1], [1, 2], [2.0, 3.0], nrows=3, ncols=3)

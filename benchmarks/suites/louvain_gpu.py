@@ -101,7 +101,7 @@ def _row(name, ctx):
         sr.algorithms.louvain(G)
     stats = {}
     W = community._weights(G, "louvain")
-    dev.louvain(G, W.W, W.two_m, 1.0, 1e-7, 0, None, True, stats=stats)
+    dev.louvain(W.W, W.two_m, 1.0, 1e-7, 0, None, True, stats=stats, start=G.louvain_start("louvain"))
     row.update(host_reads=hr.count, levels=stats["levels"], copies=stats["copies"], passes=stats["passes"])
     if not o.no_nx:
         t = time.perf_counter()

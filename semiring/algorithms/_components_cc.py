@@ -219,8 +219,9 @@ def _neighbour_matrices(G):
     mats = (G.A,) if G.kind == "undirected" else (G.A, G.AT)
     if G.A.dtype.kind == "b" or G.A.dtype.kind == "i" or G.A.dtype.kind == "u" and G.A.dtype.itemsize < 8:
         return mats
-    # P = one(M) as bool, for each M
-    return G.cached("cc_pattern", lambda: tuple(_core.apply(M, unary.one).dup("bool") for M in mats))
+    # P = one(A) as bool, and P' for a directed graph (cached on P)
+    P = G.pattern("bool")
+    return (P,) if len(mats) == 1 else (P, P.T)
 
 
 def _afforest(G, device):

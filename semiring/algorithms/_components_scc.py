@@ -14,7 +14,7 @@ import numpy as np
 from .. import core as _core
 from ..core.vector import Vector
 from ..ops import binary, indexunary, monoid, semiring, unary
-from ._components_cc import _dense, _star_matrix, _vertex_ids
+from ._components_cc import _star_matrix, _vertex_ids
 from .coloring import priorities
 
 #: The low 32 bits of a :func:`priorities` key are the vertex id.
@@ -25,16 +25,10 @@ def _scc_structure(G):
     """``(S, S', din, dout)``, computed once per graph: S = the structure of A without
     self-loops (bool), its transpose, and the in- and out-degrees in S (full int64 Vectors)."""
 
-    def build():
-        # S = one(offdiag(A)) as bool: self-loops connect nothing, values are not read
-        S = _core.apply(_core.select(G.A, indexunary.offdiag), unary.one).dup("bool")
-        ST = S.T
-        one = Vector.from_dense(np.ones(G.n, dtype=np.int64), device=G.A.device)
-        # dout = S plus.pair 1;  din = S' plus.pair 1   (int64 counts, 0 where none)
-        return (S, ST, _dense(_core.mxv(ST, one, semiring.plus_pair), 0),
-                _dense(_core.mxv(S, one, semiring.plus_pair), 0))
-
-    return G.cached("scc_structure", build)
+    # S = one(offdiag(A)) as bool: self-loops connect nothing, values are not read
+    S = G.offdiag_pattern("bool")
+    din, dout = G.offdiag_degrees
+    return S, S.T, din, dout
 
 
 def _pivot(din, dout, todo):

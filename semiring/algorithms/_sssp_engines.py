@@ -48,19 +48,17 @@ def _compiled():
 
 def cpu_delta_stepping(G, W, source, delta, wmax=None):
     """Delta-stepping in one call (semiring.backends.cpu.compiled_paths where the compiled
-    loops run, else semiring.backends.cpu.paths); returns (d, PathsResult)."""
+    loops run, else semiring.backends.cpu.paths) over W, the graph's finite SSSP weights
+    (``G.sssp_weights.Wf``, whose split per delta G keeps); returns (d, PathsResult)."""
     from ..backends.cpu import paths
 
     compiled = _compiled()
     if compiled is not None:
         # each row's light edges first, once per graph and delta
-        parts = G.cached(("sssp_partition_cpu", delta),
-                         lambda: compiled.partition(W._indptr, W._indices, W._values, delta))
-        r = compiled.delta_stepping(parts, source, delta, wmax)
+        r = compiled.delta_stepping(G.sssp_partition(delta), source, delta, wmax)
     else:
         # the light / heavy split, once per graph and delta
-        light, heavy = G.cached(("sssp_split_cpu", delta),
-                                lambda: paths.split(W._indptr, W._indices, W._values, delta))
+        light, heavy = G.sssp_split_arrays(delta)
         r = paths.delta_stepping(light, heavy, source, delta, wmax)
     return _host_vector(G.n, W.dtype, r.dist, paths.unreached(W.dtype)), r
 
@@ -83,7 +81,7 @@ def fused_gpu(W, source, delta):
     return _device_vector(W, r), r
 
 
-def _floor(G, W):
+def distance_floor(G, W):
     """Integer weights: minus the largest absolute weight times (n - 1) (a distance below it
     proves a negative cycle); None for floats. DomainMismatch where a candidate distance
     (a simple path plus one edge, up to that weight times n) would overflow int64."""
@@ -97,15 +95,15 @@ def _floor(G, W):
 
 
 def strategy(G, W, source, name, delta):
-    """Run strategy ``name`` (checked) on the finite weights W; returns (d, PathsResult)."""
-    key = ("sssp_floor",)
-    floor = G.cached(key, lambda: _floor(G, W))
+    """Run strategy ``name`` (checked) on W, the graph's finite SSSP weights
+    (``G.sssp_weights.Wf``); returns (d, PathsResult)."""
+    floor = G.sssp_floor
     if W.device == "gpu":
         from ..backends.gpu import sssp_strategies as gs
 
         rows = None
         if name == "topology":
-            rows = G.cached("sssp_rows", lambda: gs.row_ids(W))  # the row of every entry, once per graph
+            rows = G.sssp_edge_rows  # the row of every entry, once per graph
         r = gs.run(name, W, source, floor=floor, delta=delta, rows=rows)
         return _device_vector(W, r), r
     from ..backends.cpu import sssp_strategies as cs

@@ -90,10 +90,11 @@ def _too_big(what, need, allowed, detail):
 def _weights(G, what):
     """The weight matrix: int64 for integer (and bool: unit) weights, float64 for floats; built
     and checked once per graph (a refusal is not kept: every call raises it again)."""
-    return G.cached("apsp_weights", lambda: _checked_weights(G, what))
+    return G.apsp_weights(what)
 
 
-def _checked_weights(G, what):
+def checked_weights(G, what):
+    """The all-pairs weight matrix of G (see :func:`_weights`); raises what it refuses."""
     A = G.A
     if A.dtype.kind == "b":
         # W = one(A) as int64: an unweighted graph has unit weights
@@ -382,15 +383,14 @@ def _searches_on_device(G, W, srcs, allowed, what):
     import cupy as cp
 
     from ..backends.gpu import multi_source as _gpu
-    from .sssp import _prepared
 
     n = G.n
-    info = _prepared(G)  # sssp's checks of the weights (-inf is refused), once per graph
+    info = G.sssp_weights  # sssp's checks of the weights (-inf is refused), once per graph
     floor = -int(info.top) * max(n - 1, 0) if W.dtype.kind == "i" else 0
     per = _entry_bytes(W.dtype)
     # a batch's state (n x batch pairs) takes at most 1/8 of max_bytes, as the CPU's batched BFS
     batch = int(max(1, min(_gpu.BATCH, srcs.size, allowed // 8 // max(n * _gpu.STATE_BYTES, 1))))
-    run = G.cached("apsp_searches", lambda: _gpu.Searches(W))
+    run = G.apsp_searches(what)  # the kernels and row chunks over W, once per graph
     idx = np.int32 if max(n, srcs.size * n) < 2**31 else np.int64
     counts, cols, vals, stored = [], [], [], 0
     for B in run.batches(srcs, batch, floor, what):

@@ -55,9 +55,22 @@ STRATEGIES = _engines.BFS_STRATEGIES
 
 @dataclass
 class LevelTrace:
-    """One BFS level: the direction used, the frontier entering it, and the edges examined
-    (push: out-edges of the frontier; pull: in-edges of the unvisited vertices, an upper bound
-    since a row may stop early)."""
+    """One BFS level: the direction used, the frontier entering it, and the edges examined.
+
+    Attributes
+    ----------
+    depth : int
+        The level being discovered (1 for the source's neighbours).
+    direction : str
+        "push", "pull" or "edge".
+    frontier : int
+        Vertices in the frontier entering the level.
+    edges_examined : int
+        Push: the out-edges of the frontier; pull: the in-edges of the unvisited vertices (an
+        upper bound for the algebra engine, since a row may stop early).
+    discovered : int
+        Vertices reached for the first time at this level.
+    """
 
     depth: int
     direction: str
@@ -360,12 +373,10 @@ def _bfs_cpu(G, source, parents, deterministic, direction, max_depth):
 
         # the structure with int32 indices where they fit, once per graph (A^T: A itself when
         # undirected)
-        optr, oidx = G.cached("bfs_csr_compiled", lambda: traversal.narrow(G.A._indptr, G.A._indices))
+        optr, oidx = G.narrow_csr
 
         def in_edges():
-            if G.AT is G.A:
-                return optr, oidx
-            return G.cached("bfs_csr_compiled_T", lambda: traversal.narrow(G.AT._indptr, G.AT._indices))
+            return G.narrow_csc
     else:
         from ..backends.cpu import traversal
 
@@ -398,8 +409,9 @@ def _bfs_strategy(G, source, parents, max_depth, strategy):
     def in_edges():
         return G.AT._indptr, G.AT._indices
 
+    # the edge rows and the node split are kept on G, built on first use
     r = impl.bfs(strategy, G.A._indptr, G.A._indices, source, parents=parents, max_depth=max_depth,
-                 in_edges=in_edges, cache=G.cache)
+                 in_edges=in_edges, rows=lambda: G.edge_rows, splits=G.node_split)
     return _result(r, parents, f"strategy:{strategy}", r.launches)
 
 

@@ -48,13 +48,11 @@ DEFAULT_BATCH = 64
 
 
 def _pattern(G):
-    """(P, P') float64 ones on A's pattern (values ignored), computed once per Graph."""
-    def build():
-        # P = one(A) as float64
-        P = _core.apply(G.A, unary.one).dup("float64")
-        return P, P if G.kind == "undirected" else P.T
-
-    return G.cached("betweenness_pattern", build)
+    """(P, P') float64 ones on A's pattern (values ignored), kept on G (:meth:`Graph.pattern`;
+    the transpose is cached on P)."""
+    # P = one(A) as float64
+    P = G.pattern("float64")
+    return P, P if G.kind == "undirected" else P.T
 
 
 def _forward(P, sigma0, undirected):

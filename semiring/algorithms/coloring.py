@@ -97,15 +97,18 @@ def priorities(n, seed, xp=np):
 
 
 def undirected_pattern(G):
-    """The symmetric bool pattern of A or A^T, without self-loops."""
-    A = G.A
-    # P = one(A) as bool
-    P = _core.apply(A, unary.one).dup("bool")
-    if G.kind != "undirected":
-        # P = P lor P'
-        P = _core.ewise_add(P, _core.transpose(P), binary.lor)
-    # P = offdiag(P)
-    return _core.select(P, indexunary.offdiag)
+    """The undirected graph of a Graph: its edges of either direction, self-loops left out.
+
+    Parameters
+    ----------
+    G : Graph, n vertices
+
+    Returns
+    -------
+    Matrix, shape (n, n), bool
+        ``offdiag(one(A) lor one(A)')``, symmetric; kept on G (:attr:`Graph.undirected_pattern`).
+    """
+    return G.undirected_pattern
 
 
 def _local_maxima(S, weight, candidates):
@@ -414,10 +417,7 @@ def _color_fused(G, seed, method, blocks):
     kernels (semiring.backends.gpu.coloring); on the CPU both as compiled loops
     (semiring.backends.cpu.coloring). The same colors as the algebra engine."""
     # an undirected graph's own CSR serves (the kernels skip self-loops); else symmetrize once
-    if G.kind == "undirected":
-        S = G.A
-    else:
-        S = G.cached("pattern", lambda: undirected_pattern(G))
+    S = G.A if G.kind == "undirected" else G.undirected_pattern
     if S.device == "cpu":
         return _color_compiled(S, seed, method, blocks)
     import cupy as cp

@@ -131,7 +131,7 @@ class _Weights:
 
 def _weights(G, what):
     """The checked weights of an undirected graph (computed once per Graph)."""
-    return G.cached("community_weights", lambda: _build_weights(G, what))
+    return G.community_weights(what)
 
 
 def _build_weights(G, what):
@@ -363,7 +363,8 @@ def louvain(A, *, resolution=1.0, threshold=1e-7, seed=0, max_level=None, deacti
     if device == "gpu" and _device_louvain.fits(n, Wt.W.nvals):
         if seed is None:
             seed = int(np.random.default_rng().integers(2**63))
-        labels = _device_louvain.louvain(G, Wt.W, Wt.two_m, gamma, threshold, int(seed), max_level, alpha > 0)
+        labels = _device_louvain.louvain(Wt.W, Wt.two_m, gamma, threshold, int(seed), max_level, alpha > 0,
+                                         start=G.louvain_start(what))
         return Vector.from_dense(labels, device=device)
     rng = np.random.default_rng(seed)
     L = _Level(Wt.W, Wt.k, Wt.d)

@@ -58,13 +58,11 @@ from .graph import as_graph, on_graph_backend
 METHODS = ("boruvka", "prim")
 
 
-def _check_nan(A, what):
-    """InvalidValue if A has a NaN value."""
-    if np.dtype(A.dtype).kind in "fc":
-        vals = A.to_coo()[2]
-        nan = int(_v.xp_for(A.device).isnan(vals).sum())
-        if nan:
-            raise InvalidValue(f"{what}: edge weights must be numbers; given {nan} NaN entries")
+def _check_nan(G, what):
+    """InvalidValue if the graph's matrix has a NaN value (counted once per graph: :attr:`Graph.nan_count`)."""
+    nan = G.nan_count
+    if nan:
+        raise InvalidValue(f"{what}: edge weights must be numbers; given {nan} NaN entries")
 
 
 def edge_keys(G, what, tiebreak=None):
@@ -352,7 +350,7 @@ def minimum_spanning_forest(A, *, method="boruvka"):
     if method not in METHODS:
         raise InvalidValue(f"{what}: method must be one of {METHODS}; given {method!r}")
     if G.A.device == "gpu":
-        G.cached("msf_weights_checked", lambda: _check_nan(G.A, what) or True)  # one read per Graph
+        _check_nan(G, what)
         _check_symmetric(G, what)
         from ..backends.gpu import forest
 
@@ -369,7 +367,7 @@ def _check_symmetric(G, what):
 
 def _forest(G, method, what, tiebreak=None):
     """The forest Matrix (and the endpoints u < v of its edges in key order)."""
-    _check_nan(G.A, what)
+    _check_nan(G, what)
     _check_symmetric(G, what)
     device = G.A.device
     xp = _v.xp_for(device)

@@ -83,11 +83,11 @@ def _uniform(n, device):
     return x
 
 
-def _links(G, weighted, what):
+def links(G, weighted, what):
     """(W', d, sink): the transposed link matrix, the out-degree (pattern) or out-weight of
     every vertex that has a positive one (float64, absent at the dangling vertices), and the
-    dangling vertices (bool, true). Cached on G."""
-    return G.cached(("pagerank", weighted), lambda: _with_sinks(*_build_links(G, weighted, what)))
+    dangling vertices (bool, true). Kept on G as :meth:`Graph.pagerank_links`."""
+    return _with_sinks(*_build_links(G, weighted, what))
 
 
 def _with_sinks(WT, d):
@@ -198,7 +198,7 @@ def pagerank(A, *, alpha=0.85, personalization=None, max_iter=100, tol=1e-6, wei
         return Vector(0, "float64", device=device)
     p = _uniform(n, device) if p is None else p
     x = _uniform(n, device) if x is None else x
-    WT, d, sink = _links(G, weighted, what)
+    WT, d, sink = G.pagerank_links(weighted, what)
     product = semiring.plus_times if weighted else semiring.plus_second
     # scale = alpha ./ d   (at the vertices with out-links)
     scale = _core.apply(d, binary.div, left=alpha)

@@ -128,7 +128,7 @@ def _weights(A, what):
     if G.kind != "undirected":
         raise InvalidValue(f"{what}: the graph must be undirected (a symmetric matrix, values included); "
                            "given a matrix that differs from its transpose")
-    return G, G.cached("partition_weights", lambda: _build_weights(G, what))
+    return G, G.partition_weights(what)
 
 
 def _build_weights(G, what):
@@ -214,18 +214,21 @@ def _device_path(W, k):
     return k <= _gpu.MAX_PARTS and (n + 1) * (k + 1) * n < 2**62
 
 
-def _device_arrays(G, W):
-    """(indptr, indices, weights, uniform, total) of W on the device; uniform: every edge weighs
-    the same; total: the sum of the weights (both cached on the Graph: read once)."""
-    def build():
-        w = W._values
-        if not W.nvals:
-            return True, 0.0
-        xp = _v.xp_for(W.device)
-        lo, hi, tot = (float(x) for x in _read(xp.stack((w.min(), w.max(), w.sum()))))
-        return lo == hi, tot
+def _weight_summary(W):
+    """(uniform, total) of the weights W: every edge weighs the same; the sum of the weights
+    (one read from the device)."""
+    w = W._values
+    if not W.nvals:
+        return True, 0.0
+    xp = _v.xp_for(W.device)
+    lo, hi, tot = (float(x) for x in _read(xp.stack((w.min(), w.max(), w.sum()))))
+    return lo == hi, tot
 
-    uniform, total = G.cached("partition_device_info", build)
+
+def _device_arrays(G, W):
+    """(indptr, indices, weights, uniform, total) of W, the graph's partition weights, on the
+    device; uniform and total as :func:`_weight_summary` (kept on the Graph: read once)."""
+    uniform, total = G.partition_weight_summary()
     return W._indptr, W._indices, W._values, uniform, total
 
 

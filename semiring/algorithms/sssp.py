@@ -45,7 +45,7 @@ from .. import _checks
 from .. import core as _core
 from ..core.matrix import Matrix
 from ..core.vector import Vector
-from ..exceptions import DomainMismatch, InvalidValue, NegativeCycleError
+from ..exceptions import InvalidValue, NegativeCycleError
 from ..ops import binary, indexunary, monoid, semiring, unary
 from . import _sssp_engines as _engines
 from . import engines as _choice
@@ -106,37 +106,6 @@ class SSSPResult:
     worklist_entries: int | None = None
 
 
-def _weights(G):
-    """The weight matrix: integer weights as int64, floats as float64, bool as int64 ones.
-    InvalidValue for NaN or -inf weights, DomainMismatch where int64 distances could overflow."""
-    A = G.A
-    if A.dtype.kind == "b":
-        # W = one(A) as int64: an unweighted graph has unit weights
-        return _core.apply(A, unary.one).dup("int64")
-    if A.dtype.kind in "iu":
-        W = A if A.dtype == np.int64 else A.dup("int64")
-        if A.nvals:
-            top = max(abs(int(_core.reduce_scalar(A, monoid.max))), abs(int(_core.reduce_scalar(A, monoid.min))))
-            if top * max(G.n - 1, 1) >= 2**63:
-                raise DomainMismatch(
-                    f"sssp: integer weights up to {top} over paths of up to {G.n - 1} edges can overflow the "
-                    "int64 distances; give float64 weights (A.dup('float64'))")
-        return W
-    W = A if A.dtype == np.float64 else A.dup("float64")
-    vals = W.to_coo()[2]
-    nan = int(np.isnan(vals).sum())
-    if nan:
-        raise InvalidValue(f"sssp: edge weights must be numbers; given {nan} NaN weights")
-    neg_inf = int((vals == -np.inf).sum())
-    if neg_inf:
-        raise InvalidValue(f"sssp: edge weights must be finite or +inf (no path); given {neg_inf} weights of -inf")
-    return W
-
-
-def _min_weight(W):
-    return _core.reduce_scalar(W, monoid.min) if W.nvals else 0
-
-
 def _relax(d, t):
     """d<changed> = t where t improves d (or d is absent); returns ``changed``. A candidate of
     +inf (a float sum that overflowed) is no path here; the caller's reachability pass gives
@@ -156,6 +125,40 @@ def _relax(d, t):
 
 
 def bellman_ford(G, W, source):
+    """Data-driven Bellman-Ford as masked ``min.plus`` products (the algebra engine).
+
+    Round k relaxes the out-edges of the vertices whose distance changed in round k - 1
+    (``t = changed min.plus W``), as a worklist Bellman-Ford does; the search ends when a round
+    changes nothing. A shortest path without a negative cycle has at most n - 1 edges, so a
+    change in round n proves a negative cycle reachable from the source.
+
+    Parameters
+    ----------
+    G : Graph, n vertices
+        The graph (its vertex count is read).
+    W : Matrix, shape (n, n), int64 or float64
+        ``W[u, v]`` is the length of edge u -> v; negative lengths allowed, no NaN, -inf or
+        +inf (:func:`sssp` passes the finite weights ``G.sssp_weights.Wf``).
+    source : int
+        0 <= source < n (checked by the caller).
+
+    Returns
+    -------
+    d : Vector, size n, dtype of W
+        Shortest-path length from the source; unreached vertices are absent.
+    rounds : int
+        Relaxation rounds run.
+
+    Raises
+    ------
+    NegativeCycleError
+        A negative-weight cycle is reachable from the source.
+
+    References
+    ----------
+    R. Bellman, "On a routing problem", Quarterly of Applied Mathematics 16(1), 1958.
+    L. R. Ford, "Network flow theory", RAND Corporation P-923, 1956.
+    """
     n = G.n
     d = Vector.from_coo([source], [0], size=n, dtype=W.dtype, device=W.device)
     changed = d.dup()
@@ -174,10 +177,30 @@ def bellman_ford(G, W, source):
 
 
 def auto_delta(W, G):
-    """Bucket width: the mean weight times 32 / mean degree, at least the smallest positive
-    weight (Meyer and Sanders: delta = Theta(1/degree) for uniform weights; coarser buckets
-    suit a vectorized relaxation, which costs little per extra edge and much per round); at
-    most the largest float (a sum of huge weights may overflow)."""
+    """The default bucket width of delta-stepping.
+
+    The mean weight times 32 / mean degree (Meyer and Sanders: delta = Theta(1 / degree) for
+    uniform weights; coarser buckets suit a vectorized relaxation, which costs little per extra
+    edge and much per round), at least the smallest positive weight, at most the largest
+    float64 (a sum of huge weights may overflow).
+
+    Parameters
+    ----------
+    W : Matrix, shape (n, n), int64 or float64
+        Finite, non-negative edge lengths.
+    G : Graph, n vertices
+        The graph (its vertex count gives the mean degree).
+
+    Returns
+    -------
+    float
+        A positive finite width; 1.0 for a graph without edges.
+
+    References
+    ----------
+    U. Meyer, P. Sanders, "Delta-stepping: a parallelizable shortest path algorithm",
+    Journal of Algorithms 49(1), 2003, section 3.
+    """
     if not W.nvals:
         return 1.0
     with np.errstate(over="ignore"):
@@ -189,15 +212,48 @@ def auto_delta(W, G):
 
 
 def delta_stepping(G, W, source, delta):
-    """Delta-stepping as masked products (the algebra engine); ``delta`` is an int for int64
-    weights. The pending set (reached, not settled) is kept as its own vector, so a bucket
-    costs work in the vertices it touches, not in all reached vertices."""
+    """Delta-stepping as masked ``min.plus`` products (the algebra engine).
+
+    Tentative distances are kept in buckets of width ``delta``. The first non-empty bucket is
+    settled by relaxing the light edges (w <= delta) of its vertices until it stops changing,
+    then the heavy edges (w > delta) of every vertex it settled are relaxed once. The pending
+    set (reached, not settled) is kept as its own vector, so a bucket costs work in the
+    vertices it touches, not in all reached vertices.
+
+    Parameters
+    ----------
+    G : Graph, n vertices
+        The graph. When ``W`` is its finite SSSP weights (``G.sssp_weights.Wf``, what
+        :func:`sssp` passes), the light/heavy split is kept on G per delta
+        (:meth:`Graph.sssp_split`); for another W it is built for this call.
+    W : Matrix, shape (n, n), int64 or float64
+        ``W[u, v]`` >= 0 is the length of edge u -> v (finite).
+    source : int
+        0 <= source < n (checked by the caller).
+    delta : int or float
+        Bucket width, > 0: an int for int64 weights (exact bucket bounds), a float for float64.
+
+    Returns
+    -------
+    d : Vector, size n, dtype of W
+        Shortest-path length from the source; unreached vertices are absent.
+    rounds : int
+        Light-edge relaxation rounds run.
+
+    References
+    ----------
+    U. Meyer, P. Sanders, "Delta-stepping: a parallelizable shortest path algorithm",
+    Journal of Algorithms 49(1), 2003.
+    U. Sridhar et al., "Delta-stepping SSSP: from vertices and edges to GraphBLAS
+    implementations", GrAPL 2019 (the algebraic formulation).
+    """
     n = G.n
-    key = ("sssp_split", delta)
-    # the light/heavy split, once per graph and delta:
-    # AL = select(W, w <= delta); AH = select(W, w > delta)
-    AL, AH = G.cached(key, lambda: (_core.select(W, indexunary.valuele, delta),
-                                    _core.select(W, indexunary.valuegt, delta)))
+    prepared = G.derived().get("sssp_weights")
+    if prepared is not None and W is prepared.Wf:
+        AL, AH = G.sssp_split(delta)  # once per graph and delta
+    else:
+        # AL = select(W, w <= delta); AH = select(W, w > delta)
+        AL, AH = _core.select(W, indexunary.valuele, delta), _core.select(W, indexunary.valuegt, delta)
     d = Vector.from_coo([source], [0], size=n, dtype=W.dtype, device=W.device)
     pending = d.dup()
     rounds = 0
@@ -260,38 +316,6 @@ def _parents(G, W, d, source):
     return bfs(T, source, parents=True, deterministic=True).parent
 
 
-class _Weights:
-    """A graph's SSSP weights, prepared once per Graph: ``W`` (int64 or float64), ``Wf`` (W
-    without its +inf entries; W itself when there are none), ``wmin`` (smallest finite weight,
-    0 without edges), ``top`` (largest finite absolute weight), ``unbounded`` (whether some
-    vertex can get +inf: +inf weights, or float sums that can overflow)."""
-
-    def __init__(self, G):
-        W = _weights(G)
-        Wf, infinite = W, 0
-        if W.dtype.kind == "f" and W.nvals:
-            # Wf = select(W, w < inf)
-            Wf = _core.select(W, indexunary.valuelt, np.inf)
-            infinite = W.nvals - Wf.nvals
-            if not infinite:
-                Wf = W
-        self.W, self.Wf = W, Wf
-        self.wmin = _min_weight(Wf)
-        if Wf.nvals:
-            top = max(abs(_core.reduce_scalar(Wf, monoid.max)), abs(_core.reduce_scalar(Wf, monoid.min)))
-        else:
-            top = 0
-        self.top = int(top) if W.dtype.kind == "i" else float(top)
-        self.unbounded = bool(infinite) or (W.dtype.kind == "f" and self.top * max(G.n - 1, 1) >= _FMAX)
-        self.negative = Wf.nvals > 0 and self.wmin < 0
-
-
-
-def _prepared(G):
-    """The graph's :class:`_Weights`, computed once per Graph."""
-    return G.cached("sssp_weights", lambda: _Weights(G))
-
-
 def _check_options(method, delta, parents, engine, strategy):
     """InvalidValue for any option of :func:`sssp` outside its domain, used or not."""
     if not isinstance(method, str) or method not in _METHODS:
@@ -308,19 +332,50 @@ def _check_delta(delta):
 
 
 def bucket_width(delta, info, n):
-    """The delta a bucketed search reports and runs with: float weights take at least 2**-50
-    times the largest possible distance, so that a bucket bound plus delta always moves past
-    it and a distance / delta stays below 2**50 (a tiny delta with large weights would
-    otherwise make buckets that never advance, or 10**12 of them); integer weights keep
-    ``delta`` (the searches bucket them by :func:`integer_width`)."""
+    """The delta a bucketed search reports and runs with.
+
+    Float weights take at least 2**-50 times the largest possible distance, so that a bucket
+    bound plus delta always moves past it and a distance / delta stays below 2**50 (a tiny
+    delta with large weights would otherwise make buckets that never advance, or 10**12 of
+    them); integer weights keep ``delta`` (the searches bucket them by :func:`integer_width`).
+
+    Parameters
+    ----------
+    delta : int or float
+        The requested width, > 0.
+    info : semiring.algorithms._sssp_weights.SSSPWeights
+        The graph's weights (``info.W.dtype`` and ``info.top`` are read).
+    n : int
+        Number of vertices.
+
+    Returns
+    -------
+    int or float
+        ``delta`` for integer weights; for floats a float >= delta.
+    """
     if info.W.dtype.kind == "i":
         return delta
     return max(float(delta), min(info.top * max(n - 1, 1), _FMAX) * 2.0**-50)
 
 
 def integer_width(delta, info, n):
-    """The integer bucket width of integer weights: ceil(delta), at least 1, and small enough
-    that a distance plus it (a bucket bound) fits int64."""
+    """The bucket width of integer weights: ceil(delta), at least 1, and small enough that a
+    distance plus it (a bucket bound) fits int64.
+
+    Parameters
+    ----------
+    delta : int or float
+        The width of :func:`bucket_width`, > 0.
+    info : semiring.algorithms._sssp_weights.SSSPWeights
+        The graph's weights (``info.top``, the largest absolute weight, is read).
+    n : int
+        Number of vertices.
+
+    Returns
+    -------
+    int
+        The integer width, >= 1.
+    """
     bound = info.top * max(n - 1, 1)
     return max(1, min(int(np.ceil(delta)), 2**63 - 1 - bound))
 
@@ -428,7 +483,7 @@ def sssp(A, source, *, method="auto", delta=None, parents=False, engine="auto", 
     G = as_graph(A, "sssp")
     _check_options(method, delta, parents, engine, strategy)
     source = _checks.vertex(source, G.n, "sssp")
-    info = _prepared(G)
+    info = G.sssp_weights
     W, negative = info.Wf, info.negative
     if strategy is None and method == "auto":
         method = "bellman_ford" if negative else "delta_stepping"
@@ -439,7 +494,7 @@ def sssp(A, source, *, method="auto", delta=None, parents=False, engine="auto", 
                 raise InvalidValue(f"sssp: strategy='near_far' needs non-negative weights; the smallest is "
                                    f"{info.wmin} (use a Bellman-Ford strategy such as 'worklist_atomic')")
             method = "delta_stepping"
-            delta = bucket_width(_default_delta(G, info) if delta is None else delta, info, G.n)
+            delta = bucket_width(G.sssp_delta if delta is None else delta, info, G.n)
             if W.dtype.kind == "i":
                 delta = integer_width(delta, info, G.n)
         else:
@@ -454,7 +509,7 @@ def sssp(A, source, *, method="auto", delta=None, parents=False, engine="auto", 
             if negative:
                 raise InvalidValue(f"sssp: delta-stepping needs non-negative weights; the smallest is {info.wmin} "
                                    "(use method='bellman_ford')")
-            delta = bucket_width(_default_delta(G, info) if delta is None else delta, info, G.n)
+            delta = bucket_width(G.sssp_delta if delta is None else delta, info, G.n)
             width = integer_width(delta, info, G.n) if W.dtype.kind == "i" else delta
             if fused:
                 d, r = (_engines.fused_gpu(W, source, width) if gpu
@@ -477,10 +532,6 @@ def sssp(A, source, *, method="auto", delta=None, parents=False, engine="auto", 
     if parents:
         result.parent = _parents(G, info.W, result.distance, source)
     return result
-
-
-def _default_delta(G, info):
-    return G.cached("delta", lambda: auto_delta(info.Wf, G))
 
 
 __all__ = ["sssp", "SSSPResult", "bellman_ford", "delta_stepping", "auto_delta", "bucket_width", "integer_width",

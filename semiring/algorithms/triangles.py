@@ -48,7 +48,7 @@ from .. import core as _core
 from ..backends._xp import asnumpy
 from ..core.vector import Vector
 from ..exceptions import InvalidValue
-from ..ops import binary, indexunary, monoid, semiring, unary
+from ..ops import binary, indexunary, monoid, semiring
 from .graph import as_graph, on_graph_backend
 
 METHODS = ("burkhardt", "cohen", "sandia", "sandia2")
@@ -62,20 +62,15 @@ PRESORT_MEAN_OVER_MEDIAN = 2
 
 
 def _pattern(G, what):
-    """The int64 ones pattern of A without self-loops, checked symmetric; cached on G."""
-
-    def build():
-        # P = offdiag(one(A)) as int64   (plus.pair over int64 counts; self-loops close no triangle)
-        P = _core.select(_core.apply(G.A, unary.one).dup("int64"), indexunary.offdiag)
-        if G.kind != "undirected":
-            # the values may differ both ways; the structure must not: extra = nvals(P + P') - nvals(P)
-            extra = _core.ewise_add(P, _core.transpose(P), binary.pair).nvals - P.nvals
-            if extra:
-                raise InvalidValue(f"{what}: A must be undirected (a symmetric pattern: A[i, j] present iff A[j, i] "
-                                   f"is); given a {G.n}x{G.n} matrix with {extra} entries whose mirror entry is absent")
-        return P
-
-    return G.cached("triangle_pattern", build)
+    """The int64 ones pattern of A without self-loops (``G.offdiag_pattern("int64")``),
+    checked symmetric."""
+    # the values may differ both ways; the structure must not
+    extra = G.unmirrored
+    if extra:
+        raise InvalidValue(f"{what}: A must be undirected (a symmetric pattern: A[i, j] present iff A[j, i] "
+                           f"is); given a {G.n}x{G.n} matrix with {extra} entries whose mirror entry is absent")
+    # P = offdiag(one(A)) as int64   (plus.pair over int64 counts; self-loops close no triangle)
+    return G.offdiag_pattern("int64")
 
 
 def _degrees(P):
@@ -85,36 +80,35 @@ def _degrees(P):
     return asnumpy(d.to_dense(0)).astype(np.int64, copy=False)
 
 
+def skewed(P):
+    """Whether the degrees of the pattern P are skewed: a mean above
+    :data:`PRESORT_MEAN_OVER_MEDIAN` times the median (the degrees are copied to the host)."""
+    d = _degrees(P)
+    return bool(d.mean() > PRESORT_MEAN_OVER_MEDIAN * float(np.median(d)))
+
+
+def presorted(P, order):
+    """(P(perm, perm), perm): the pattern with vertices relabelled by degree ``order``
+    ("ascending" or "descending"; vertex perm[i] becomes vertex i)."""
+    d = _degrees(P)
+    perm = np.argsort(d if order == "ascending" else -d, kind="stable")
+    # S = P(perm, perm)
+    return _core.extract(P, perm, perm), perm
+
+
 def _presort_order(G, P, presort, what):
     """None (no sort), or the vertex order by degree ("ascending"/"descending"; "auto" decides,
-    once per Graph: the degrees are copied to the host for the median)."""
+    once per Graph: :attr:`Graph.triangle_presort_skewed`)."""
     if presort not in PRESORTS:
         raise InvalidValue(f"{what}: presort must be one of {PRESORTS}; given {presort!r}")
     if presort is None:
         return None
     n = P.nrows
     if presort == "auto":
-        if n < PRESORT_MIN_VERTICES:
-            return None
-        def skewed():
-            d = _degrees(P)
-            return bool(d.mean() > PRESORT_MEAN_OVER_MEDIAN * float(np.median(d)))
-
-        if not G.cached("triangle_presort_auto", skewed):
+        if n < PRESORT_MIN_VERTICES or not G.triangle_presort_skewed:
             return None
         presort = "descending"
     return presort
-
-
-def _sorted(G, P, order):
-    """(P(perm, perm), perm): the pattern with vertices relabelled by degree order; cached."""
-    def build():
-        d = _degrees(P)
-        perm = np.argsort(d if order == "ascending" else -d, kind="stable")
-        # S = P(perm, perm)   (vertex perm[i] becomes vertex i)
-        return _core.extract(P, perm, perm), perm
-
-    return G.cached(("triangle_presort", order), build)
 
 
 def _check_method(method, what):
@@ -177,7 +171,7 @@ def triangle_count(A, *, method="sandia", presort="auto"):
     P = _pattern(G, what)
     order = _presort_order(G, P, presort, what)  # validates presort for every method
     if method in ("sandia", "sandia2") and order is not None:
-        P, _ = _sorted(G, P, order)
+        P, _ = G.triangle_presorted(order)
         key = order
     else:
         key = None
@@ -195,12 +189,8 @@ def triangle_count(A, *, method="sandia", presort="auto"):
 
 def _triangle(G, P, part, order):
     """tril(P, -1) ("lower") or triu(P, 1) ("upper") of the pattern P (of the given presort
-    order, None: unsorted); cached on G, with the transpose the products take of it."""
-    def build():
-        # T = tril(P, -1) or triu(P, 1)
-        return _core.select(P, indexunary.tril, -1) if part == "lower" else _core.select(P, indexunary.triu, 1)
-
-    return G.cached(("triangle_part", part, order), build)
+    order, None: unsorted), kept on G (:meth:`Graph.triangle_part`)."""
+    return G.triangle_part(part, order)
 
 
 def _total(C):
@@ -253,7 +243,7 @@ def triangles_per_vertex(A, *, presort="auto"):
     n, device = G.n, G.A.device
     perm = None
     if order is not None:
-        P, perm = _sorted(G, P, order)
+        P, perm = G.triangle_presorted(order)
     # L = tril(P, -1);  U = L'
     L = _core.select(P, indexunary.tril, -1)
     U = _core.transpose(L)

@@ -797,10 +797,10 @@ def test_matrix_remembers_its_graph_until_written():
     assert as_graph(A, "test") is G
     assert sr.algorithms.bfs(A, 0).level.to_dense(-1).tolist() == [0, 1, 2, -1]
     assert sr.algorithms.sssp(A, 0).distance.to_dense(np.inf).tolist() == [0.0, 1.0, 2.0, np.inf]
-    assert as_graph(A, "test") is G and G.cache  # the searches filled the remembered Graph
+    assert as_graph(A, "test") is G and G.derived()  # the searches filled the remembered Graph
     # A<(2,3)> = 5: a write bumps the content, and the next search sees the new edge
     sr.assign(A, 5.0, ([2], [3]))
     G2 = as_graph(A, "test")
-    assert G2 is not G and not G2.cache
+    assert G2 is not G and not G2.derived()
     assert sr.algorithms.bfs(A, 0).level.to_dense(-1).tolist() == [0, 1, 2, 3]
     assert sr.algorithms.sssp(A, 0).distance.to_dense(np.inf).tolist() == [0.0, 1.0, 2.0, 7.0]

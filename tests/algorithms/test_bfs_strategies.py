@@ -96,12 +96,14 @@ def test_per_graph_data_is_built_once():
     G = sr.algorithms.Graph(CASES["hub"][0])
     sr.algorithms.bfs(G, 0, strategy="edge")
     sr.algorithms.bfs(G, 0, strategy="node_split")
-    keys = set(G.cache)
-    rows = G.cache["bfs_strategy_rows_cpu"]
-    vfirst, vptr = G.cache[("bfs_strategy_split_cpu", cpu_strategies.SPLIT_K)]
+    items = G.derived()
+    rows = items["edge_rows"]
+    vfirst, vptr = items[("node_split", cpu_strategies.SPLIT_K)]
     sr.algorithms.bfs(G, 3, strategy="edge")
     sr.algorithms.bfs(G, 3, strategy="node_split")
-    assert set(G.cache) == keys and G.cache["bfs_strategy_rows_cpu"] is rows
+    again = G.derived()
+    assert again.keys() == items.keys() and all(again[k] is v for k, v in items.items())
+    assert G.edge_rows is rows and G.node_split(cpu_strategies.SPLIT_K)[0] is vfirst
     # the split: the hub's 3000 edges in ceil(3000 / 32) = 94 virtual nodes of at most 32 edges
     assert vfirst[1] - vfirst[0] == 94
     sizes = np.diff(vptr)

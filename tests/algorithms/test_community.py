@@ -334,7 +334,7 @@ def test_seed_determinism_and_graph_cache():
     G = sr.algorithms.Graph(A)
     one = louvain(G, seed=7)
     assert louvain(G, seed=7).isequal(one) and louvain(A, seed=7).isequal(one)
-    assert "community_weights" in G.cache
+    assert "community_weights" in G.derived()
     assert modularity(G, one) == modularity(A, one)
     lab = louvain(A, seed=None)
     check_labels(lab, A.nrows)

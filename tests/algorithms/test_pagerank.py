@@ -201,7 +201,7 @@ def test_empty_and_edgeless_graphs():
 def test_graph_argument_caches_links():
     G = sr.algorithms.Graph(GRAPHS["undirected"])
     a = pagerank(G, tol=1e-12)
-    assert ("pagerank", False) in G.cache
+    assert ("pagerank_links", False) in G.derived()
     np.testing.assert_array_equal(dense(pagerank(G, tol=1e-12)), dense(a))
     np.testing.assert_allclose(dense(a), dense(pagerank(GRAPHS["undirected"], tol=1e-12)))
 

@@ -102,7 +102,7 @@ def test_auto_presort_rule():
     assert K.n >= 1000 and d.mean() > 2 * np.median(d)
     want = nx_triangles(A)
     assert triangle_count(K) == want.sum() // 3
-    assert ("triangle_presort", "descending") in K.cache
+    assert ("triangle_presorted", "descending") in K.derived()
     np.testing.assert_array_equal(asnumpy(per_vertex(K).to_dense()), want)
     G2 = nx.gnp_random_graph(1200, 0.01, seed=1)  # n >= 1000, but mean degree ~ median
     A2 = symmetric(1200, list(G2.edges()))
@@ -110,11 +110,11 @@ def test_auto_presort_rule():
         G = sr.algorithms.Graph(A)
         triangle_count(G)
         per_vertex(G)
-        assert not any(isinstance(k, tuple) and k[0] == "triangle_presort" for k in G.cache)
+        assert not any(isinstance(k, tuple) and k[0] == "triangle_presorted" for k in G.derived())
     # method burkhardt / cohen never sort
     K2 = sr.algorithms.Graph(GRAPHS["kronecker"])
     triangle_count(K2, method="cohen")
-    assert not any(isinstance(k, tuple) and k[0] == "triangle_presort" for k in K2.cache)
+    assert not any(isinstance(k, tuple) and k[0] == "triangle_presorted" for k in K2.derived())
 
 
 def test_self_loops_and_values_are_ignored():

@@ -414,14 +414,14 @@ def test_other_graph_caches_from_four_threads():
                 name = names[(j + 3 * t) % len(names)]
                 if not _same(OTHER_TASKS[name](G), reference[name]):
                     mismatches.append((k, t, name))
-            seen[k][t] = {key: id(v) for key, v in dict(G.cache).items()}
+            seen[k][t] = {key: id(v) for key, v in G.derived().items()}
 
     with _switch_often():
         errors = _run_threads(4, work, barrier)
     assert not errors, f"{len(errors)} thread(s) raised; the first:\n{errors[0]}"
     assert not mismatches, mismatches[:5]
     for k, G in enumerate(graphs):
-        final = {key: id(v) for key, v in G.cache.items()}
+        final = {key: id(v) for key, v in G.derived().items()}
         for t in range(4):  # no item was replaced after a thread had used it
             assert all(final[key] == ident for key, ident in seen[k][t].items()), (k, t)
 

@@ -247,7 +247,7 @@ def test_device_is_deterministic_and_caches_per_graph():
     A = sr.generators.kronecker(12, seed=4, weights=(1, 20)).dup("float64")
     G = sr.algorithms.Graph(A.to("gpu"))
     one = sr.algorithms.louvain(G, seed=11)
-    assert "louvain_device" in G.cache
+    assert "louvain_start" in G.derived()
     for _ in range(3):
         assert sr.algorithms.louvain(G, seed=11).isequal(one)
     assert sr.algorithms.louvain(A.to("gpu"), seed=11).isequal(one)
@@ -313,10 +313,11 @@ def test_device_host_reads_per_level():
     A = sr.generators.kronecker(12, seed=1)
     G = sr.algorithms.Graph(A.to("gpu"))
     W = community._weights(G, "louvain")
-    dev.louvain(G, W.W, W.two_m, 1.0, 1e-7, 0, None, True)  # warm: level-0 data cached
+    start = G.louvain_start("louvain")  # the level-0 data, kept on G
+    dev.louvain(W.W, W.two_m, 1.0, 1e-7, 0, None, True, start=start)  # warm
     stats = {}
     with sr.host_reads() as hr:
-        dev.louvain(G, W.W, W.two_m, 1.0, 1e-7, 0, None, True, stats=stats)
+        dev.louvain(W.W, W.two_m, 1.0, 1e-7, 0, None, True, stats=stats, start=start)
     # per level: the counters and the coarse size; at the end the copies' modularity
     assert hr.count == stats["host_reads"] <= 2 * stats["levels"] + 2
 
@@ -332,7 +333,7 @@ def _standin_run(monkeypatch, A, **kw):
     args = dict(gamma=1.0, threshold=1e-7, seed=0, max_level=None, prune=True)
     args.update(kw)
     stats = {}
-    got = dev.louvain(G, W.W, W.two_m, args["gamma"], args["threshold"], args["seed"], args["max_level"],
+    got = dev.louvain(W.W, W.two_m, args["gamma"], args["threshold"], args["seed"], args["max_level"],
                       args["prune"], stats=stats)
     return np.asarray(got), log, stats
 

@@ -79,21 +79,16 @@ def claim(level, parent, src, dst, nd):
     return won, win
 
 
-def split(indptr, cache=None, k=SPLIT_K):
+def split(indptr, k=SPLIT_K):
     """The node split ``(vfirst, vptr)`` (int64): vertex u owns virtual nodes
     ``vfirst[u] .. vfirst[u + 1] - 1`` (ceil(out-degree / k)), virtual node j covers edges
-    ``vptr[j] .. vptr[j + 1] - 1`` (at most k). Built once per graph when ``cache`` is given."""
-    key = ("bfs_strategy_split_cpu", int(k))
-    if cache is not None and key in cache:
-        return cache[key]
+    ``vptr[j] .. vptr[j + 1] - 1`` (at most k). A Graph keeps it (``Graph.node_split``)."""
     deg = np.diff(indptr).astype(np.int64)
     c = (deg + (k - 1)) // k
     vfirst = np.concatenate([[0], np.cumsum(c)]).astype(np.int64)
     owner = np.repeat(np.arange(deg.shape[0], dtype=np.int64), c)
     local = np.arange(owner.shape[0], dtype=np.int64) - vfirst[owner]
     vptr = np.concatenate([indptr[owner] + local * k, indptr[-1:]]).astype(np.int64)
-    if cache is not None:  # published whole; a concurrent first build keeps its value (setdefault)
-        return cache.setdefault(key, (vfirst, vptr))
     return vfirst, vptr
 
 
@@ -190,20 +185,15 @@ def _vertex_pull(st):
     return depth
 
 
-def edge_rows(optr, cache=None):
-    """Row id of every entry (the COO rows of the ``edge`` strategy), built once per graph."""
-    key = "bfs_strategy_rows_cpu"
-    if cache is not None and key in cache:
-        return cache[key]
-    rows = np.repeat(np.arange(optr.shape[0] - 1, dtype=np.int64), np.diff(optr))
-    if cache is not None:  # published whole; a concurrent first build keeps its value (setdefault)
-        return cache.setdefault(key, rows)
-    return rows
+def edge_rows(optr):
+    """Row id of every entry (int64; the COO rows of the ``edge`` strategy). A Graph keeps it
+    (``Graph.edge_rows``)."""
+    return np.repeat(np.arange(optr.shape[0] - 1, dtype=np.int64), np.diff(optr))
 
 
 def _edge(st):
     level, parent, oidx = st["level"], st["parent"], st["oidx"]
-    rows = edge_rows(st["optr"], st["cache"])
+    rows = st["rows"]()
     depth = 0
     while st["max_depth"] is None or depth < st["max_depth"]:
         st["launches"] += 1
@@ -289,7 +279,7 @@ def _degree_bucketed(st):
 
 
 def _node_split(st):
-    vfirst, vptr = split(st["optr"], st["cache"])
+    vfirst, vptr = st["splits"](SPLIT_K)
     q, depth = np.array([st["source"]], dtype=np.int64), 0
     while _go_on(q.shape[0], depth, st["max_depth"]):
         c = vfirst[q + 1] - vfirst[q]  # virtual nodes per frontier vertex (a kernel)
@@ -312,7 +302,7 @@ _RUNNERS = {"vertex_push": _vertex_push, "vertex_pull": _vertex_pull, "edge": _e
             "single_block": _single_block, "degree_bucketed": _degree_bucketed, "node_split": _node_split}
 
 
-def bfs(strategy, optr, oidx, source, *, parents=False, max_depth=None, in_edges=None, cache=None):
+def bfs(strategy, optr, oidx, source, *, parents=False, max_depth=None, in_edges=None, rows=None, splits=None):
     """Run one BFS with the named strategy in NumPy.
 
     Parameters
@@ -328,8 +318,13 @@ def bfs(strategy, optr, oidx, source, *, parents=False, max_depth=None, in_edges
         Run at most this many levels.
     in_edges : callable, optional
         Returns the CSR ``(indptr, indices)`` of the in-edges (A^T); ``vertex_pull`` calls it.
-    cache : dict, optional
-        Per-graph store for data built once (the edge rows, the node split).
+    rows : callable, optional
+        Returns the row of every entry, as :func:`edge_rows` (the ``edge`` strategy calls it);
+        default: :func:`edge_rows` of ``optr``, built for this search.
+    splits : callable, optional
+        ``splits(k)`` returns the node split of :func:`split` (the ``node_split`` strategy
+        calls it); default: :func:`split` of ``optr``. A Graph passes the ones it keeps
+        (``Graph.edge_rows``, ``Graph.node_split``).
 
     Returns
     -------
@@ -362,7 +357,8 @@ def bfs(strategy, optr, oidx, source, *, parents=False, max_depth=None, in_edges
         return got[0]
 
     st = {"level": level, "parent": parent, "optr": optr, "oidx": oidx, "source": int(source),
-          "max_depth": max_depth, "in_edges": ins, "cache": cache, "launches": 2}  # init and finish
+          "max_depth": max_depth, "in_edges": ins, "launches": 2,  # init and finish
+          "rows": rows or (lambda: edge_rows(optr)), "splits": splits or (lambda k: split(optr, k))}
     depth = _RUNNERS[strategy](st)
     present = level >= 0
     lv = level[present]

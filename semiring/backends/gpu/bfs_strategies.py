@@ -33,10 +33,11 @@ small counter per launch to decide whether to go on.
   node); per level a scan over the frontier's virtual-node counts gives every virtual node one
   thread, which finds its frontier vertex by binary search, so no thread handles more than
   :data:`SPLIT_K` edges whatever the degrees (node splitting, as in Nasre, Burtscher, Pingali
-  2013 and the seed lectures).
+  2013).
 
-The queue strategies expand a frontier vertex's edges in one thread (as in the seeds) except
-``degree_bucketed`` and ``node_split``, whose point is load balance on skewed degrees.
+The queue strategies expand a frontier vertex's edges in one thread (the textbook form, Hwu,
+Kirk, El Hajj 2022, ch. 15) except ``degree_bucketed`` and ``node_split``, whose point is load
+balance on skewed degrees.
 
 Counters live in a small uint64 array ``ctl`` of three slots of :data:`SLOT` words: the
 kernels of level d read nothing from it, append into slot (d + 1) % 3 and zero slot
@@ -187,34 +188,27 @@ def _ctype(a):
 
 # -- per-graph data, built once ------------------------------------------------------------------
 
-def edge_rows(optr, oidx, cache):
-    """Row id of every entry (the COO rows of the ``edge`` strategy), dtype of ``oidx``."""
+def edge_rows(optr, oidx):
+    """Row id of every entry (the COO rows of the ``edge`` strategy), dtype of ``oidx``. A Graph
+    keeps it (``Graph.edge_rows``)."""
     import cupy as cp
 
     from .._xp import repeat
 
-    key = ("bfs_strategy_rows", oidx.dtype.str)
-    if cache is not None and key in cache:
-        return cache[key]
     n = optr.shape[0] - 1
-    rows = repeat(cp.arange(n, dtype=oidx.dtype), cp.diff(optr)).astype(oidx.dtype, copy=False)
-    if cache is not None:  # published whole; a concurrent first build keeps its value (setdefault)
-        return cache.setdefault(key, rows)
-    return rows
+    return repeat(cp.arange(n, dtype=oidx.dtype), cp.diff(optr)).astype(oidx.dtype, copy=False)
 
 
-def split(optr, cache, k=None):
+def split(optr, k=None):
     """The node split: ``(vfirst, vptr)``, both of ``optr``'s dtype. Vertex u owns virtual
     nodes ``vfirst[u] .. vfirst[u + 1] - 1`` (ceil(out-degree / k) of them); virtual node j
-    covers the edges ``vptr[j] .. vptr[j + 1] - 1`` (at most k)."""
+    covers the edges ``vptr[j] .. vptr[j + 1] - 1`` (at most k). One host read (the count of
+    virtual nodes). A Graph keeps it (``Graph.node_split``)."""
     import cupy as cp
 
     from .._xp import repeat
 
     k = SPLIT_K if k is None else int(k)
-    key = ("bfs_strategy_split", k, optr.dtype.str)
-    if cache is not None and key in cache:
-        return cache[key]
     n = optr.shape[0] - 1
     deg = cp.diff(optr).astype(cp.int64)
     c = (deg + (k - 1)) // k
@@ -226,10 +220,7 @@ def split(optr, cache, k=None):
     vptr = cp.empty(nv + 1, dtype=cp.int64)
     vptr[:nv] = optr[owner].astype(cp.int64) + local * k
     vptr[nv:] = optr[n:].astype(cp.int64)
-    out = (vfirst.astype(optr.dtype), vptr.astype(optr.dtype))
-    if cache is not None:  # published whole; a concurrent first build keeps its value (setdefault)
-        return cache.setdefault(key, out)
-    return out
+    return vfirst.astype(optr.dtype), vptr.astype(optr.dtype)
 
 
 # -- the host loops --------------------------------------------------------------------------------
@@ -292,8 +283,8 @@ def _run_vertex_pull(S, max_depth, in_edges, **_):
                     lambda d: args + (np.int32(d), S.level, S.parent, S.wp, S.ctl), max_depth)
 
 
-def _run_edge(S, max_depth, cache, **_):
-    rows = edge_rows(S.optr, S.oidx, cache)
+def _run_edge(S, max_depth, rows, **_):
+    rows = rows()
     S.init(S.queue())
     nnz = int(S.oidx.shape[0])
     args = (rows, S.oidx, np.int64(nnz))
@@ -368,9 +359,9 @@ def _run_degree_bucketed(S, max_depth, source_degree, **_):
     return depth
 
 
-def _run_node_split(S, max_depth, cache, source_degree, **_):
+def _run_node_split(S, max_depth, splits, source_degree, **_):
     cp = S.cp
-    vfirst, vptr = split(S.optr, cache)
+    vfirst, vptr = splits(SPLIT_K)
     q, qn = S.queue(), S.queue()
     S.init(q)
     cnt = cp.empty(max(S.n, 1), dtype=cp.int64)
@@ -397,7 +388,7 @@ _RUNNERS = {"vertex_push": _run_vertex_push, "vertex_pull": _run_vertex_pull, "e
             "node_split": _run_node_split}
 
 
-def bfs(strategy, optr, oidx, source, *, parents=False, max_depth=None, in_edges=None, cache=None):
+def bfs(strategy, optr, oidx, source, *, parents=False, max_depth=None, in_edges=None, rows=None, splits=None):
     """Run one BFS with the named strategy on the GPU.
 
     Parameters
@@ -414,8 +405,13 @@ def bfs(strategy, optr, oidx, source, *, parents=False, max_depth=None, in_edges
     in_edges : callable, optional
         Returns the CSR ``(indptr, indices)`` of the in-edges (A^T), with the dtypes of
         ``optr, oidx``; ``vertex_pull`` needs it.
-    cache : dict, optional
-        Per-graph store for data built once (the edge rows, the node split).
+    rows : callable, optional
+        Returns the row of every entry, as :func:`edge_rows` (the ``edge`` strategy calls it);
+        default: :func:`edge_rows` of ``optr, oidx``, built for this search.
+    splits : callable, optional
+        ``splits(k)`` returns the node split of :func:`split` (the ``node_split`` strategy
+        calls it); default: :func:`split` of ``optr``. A Graph passes the ones it keeps
+        (``Graph.edge_rows``, ``Graph.node_split``).
 
     Returns
     -------
@@ -424,7 +420,7 @@ def bfs(strategy, optr, oidx, source, *, parents=False, max_depth=None, in_edges
         ``parent`` (cupy int64 or None), ``nvals``, ``trace`` (one entry per level run),
         ``launches`` (kernel launches; CuPy's scan in ``node_split`` counts as one),
         ``host_syncs`` (device-to-host reads of the search, not those of the once-per-graph
-        builds of the edge rows and the node split, which ``cache`` keeps).
+        builds of the edge rows and the node split, which ``rows`` and ``splits`` return).
 
     Raises
     ------
@@ -440,7 +436,7 @@ def bfs(strategy, optr, oidx, source, *, parents=False, max_depth=None, in_edges
     if n >= 2**31 - 1:
         raise InvalidValue(f"bfs: strategy={strategy!r} needs vertex ids in int32 (n < 2**31 - 1); given n = {n}")
     S = _Search(cp, n, optr, oidx, int(source), parents)
-    kw = {"cache": cache}
+    kw = {"rows": rows or (lambda: edge_rows(optr, oidx)), "splits": splits or (lambda k: split(optr, k))}
     if strategy == "vertex_pull":
         iptr, iidx = in_edges()
         if iptr.dtype != optr.dtype or iidx.dtype != oidx.dtype:

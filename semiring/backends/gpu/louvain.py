@@ -210,16 +210,14 @@ def _union(ptr, idx, w, k, n, R):
     return _Level(uptr, uidx, cp.tile(w, R), cp.tile(k, R), copy_of, vstart)
 
 
-def prepare(G, W, total):
-    """The level-0 union of a Graph (cached on it): (level, T as a float, R, n)."""
-    def build():
-        ptr, idx, w, k = _fixed_point(W, total)
-        n = W.nrows
-        R = copies_for(int(idx.shape[0]), n)
-        T = float(_host.read(k.sum()))
-        return _union(ptr, idx, w, k, n, R), T, R, n
-
-    return G.cached("louvain_device", build)
+def prepare(W, total):
+    """The level-0 union of the weights W (sum ``total``): ``(level, T as a float, R, n)``, R the
+    number of copies; one host read. A Graph keeps it (``Graph.louvain_start``)."""
+    ptr, idx, w, k = _fixed_point(W, total)
+    n = W.nrows
+    R = copies_for(int(idx.shape[0]), n)
+    T = float(_host.read(k.sum()))
+    return _union(ptr, idx, w, k, n, R), T, R, n
 
 
 def _move(L, ws, comm, active, gamma, T, prune):
@@ -311,13 +309,11 @@ def _representatives(part, m):
     return rep[part]
 
 
-def louvain(G, W, total, gamma, threshold, seed, max_level, prune, stats=None):
+def louvain(W, total, gamma, threshold, seed, max_level, prune, stats=None, start=None):
     """Louvain communities of the weights W (on the GPU, ``W = A + diag(A)``, total > 0).
 
     Parameters
     ----------
-    G : Graph
-        Caches the level-0 data.
     W : Matrix on the GPU, shape (n, n), float64
     total : float
         Sum of W (2m).
@@ -330,6 +326,8 @@ def louvain(G, W, total, gamma, threshold, seed, max_level, prune, stats=None):
         Filled with ``levels``, ``copies``, ``passes`` (per level tried), ``colorings``,
         ``host_reads`` (every read of this function: through ``semiring._host``, so counted by
         ``semiring.host_reads``), ``modularity`` and ``copy`` (of the copy kept).
+    start : tuple, optional
+        :func:`prepare` of ``W, total``, made earlier (a Graph keeps it); default: made here.
 
     Returns
     -------
@@ -338,7 +336,7 @@ def louvain(G, W, total, gamma, threshold, seed, max_level, prune, stats=None):
     """
     import cupy as cp
 
-    L0, T, R, n = prepare(G, W, total)
+    L0, T, R, n = prepare(W, total) if start is None else start
     ws = _Workspace(L0.n, L0.nnz)
     reads = 0
     comm = cp.arange(L0.n, dtype=cp.int32)

@@ -45,6 +45,7 @@ from ...backends._xp import asnumpy
 from ...algorithms.centrality import _forward, _pattern
 from ...core.matrix import Matrix
 from ...ops import binary, semiring, unary
+from .. import _derived
 from .searches import batches, hop_matrix
 
 
@@ -86,7 +87,7 @@ def _incidence(G):
         H = Matrix.from_coo(c, e, np.ones(m), nrows=n, ncols=m, dtype="float64", device=dev)
         return r, c, T, H
 
-    return G.cached("semiring.nx.incidence", build)
+    return _derived.once(G, "incidence", build)
 
 
 def _on_edges(G, X, Y, acc):

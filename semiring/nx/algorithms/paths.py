@@ -48,6 +48,7 @@ from ...core.matrix import Matrix
 from ...core.vector import Vector
 from ...exceptions import DomainMismatch, InvalidValue, NegativeCycleError
 from ...ops import semiring as _semirings
+from .. import _derived
 from .traversal import levels, queue_order
 
 #: Re-sorting rounds of :func:`settle_order` before it replays the heap instead.
@@ -84,7 +85,7 @@ def adjacency(G, weight=None, *, reverse=False):
     if weight is None:
         return indptr, indices, np.ones(indices.shape[0], dtype=np.int64)
     engine = G.weighted(weight, reverse=reverse)
-    return engine.cached("nx_ordered_weights", lambda: (indptr, indices, _aligned(engine.A, indptr, indices)))
+    return _derived.once(engine, "ordered_weights", lambda: (indptr, indices, _aligned(engine.A, indptr, indices)))
 
 
 def _aligned(W, indptr, indices):
@@ -190,10 +191,8 @@ def check_weights(G, weight, *, reverse=False):
     """NotImplementedError where the engine's SSSP declines ``weight``'s values (NaN or -inf
     weights, integers whose sums could overflow int64): found before any lazy result is handed
     out, so networkx can still fall back."""
-    from ...algorithms.sssp import _prepared
-
     try:
-        _prepared(G.weighted(weight, reverse=reverse))
+        G.weighted(weight, reverse=reverse).sssp_weights
     except (DomainMismatch, InvalidValue) as exc:
         raise NotImplementedError(f"the engine declines these weights: {exc}") from None
 

@@ -15,6 +15,7 @@ import numpy as np
 from ... import core as _core
 from ...backends._xp import asnumpy
 from ...ops import indexunary, monoid, unary
+from .. import _derived
 
 
 class Members:
@@ -81,17 +82,10 @@ def _diagonal(M):
     return out
 
 
-def cached(G, key, build):
-    """``build()`` computed once per converted graph (kept in its engine graph's cache, which a
-    write of the matrix empties)."""
-    return G.structure.cached(("semiring.nx",) + tuple(key), build)
-
-
 def offdiag_pattern(G):
-    """The int64 pattern of G without self-loops (``offdiag(one(A))``), computed once."""
-    from ..algorithms.clustering import offdiag
-
-    return cached(G, ("offdiag",), lambda: offdiag(G.A))
+    """The int64 pattern of G without self-loops (``offdiag(one(A))``), kept on the engine
+    graph (``Graph.offdiag_pattern``)."""
+    return G.structure.offdiag_pattern("int64")
 
 
 def float_matrix(G, weight=None, *, reverse=False):
@@ -100,8 +94,7 @@ def float_matrix(G, weight=None, *, reverse=False):
     matrix (a product of one type runs the engine's typed kernels)."""
     graph = G.weighted(weight, reverse=reverse)
     # F = float64(M)   (one(M) for the pattern)
-    return graph.cached("semiring.nx.float64", lambda: (graph.A if weight is not None
-                                                        else _core.apply(graph.A, unary.one)).dup("float64"))
+    return graph.pattern("float64") if weight is None else graph.float64_weights
 
 
 def host_operator(G, weight=None, *, reverse=False):
@@ -115,7 +108,7 @@ def host_operator(G, weight=None, *, reverse=False):
     graph = G.weighted(weight, reverse=reverse)
     M = float_matrix(G, weight, reverse=reverse)
     if M.device == "cpu" and getattr(M, "backend", None) != "numpy":
-        M = graph.cached("semiring.nx.float64.numpy", lambda: M.to("cpu", backend="numpy"))
+        M = _derived.once(graph, "numpy_float64", lambda: M.to("cpu", backend="numpy"))
     kw = {"backend": M.backend} if M.device == "cpu" else {}
 
     def times(x):
@@ -148,7 +141,7 @@ def degrees(G, which="in+out", weight=None):
         return out
 
     # kept with the matrix it is computed from
-    return G.weighted(weight).cached(("semiring.nx.degree", which if G.is_directed() else "in+out"), build)
+    return _derived.once(G.weighted(weight), "degrees", build, which if G.is_directed() else "in+out")
 
 
 def pyvalues(array):
@@ -156,4 +149,5 @@ def pyvalues(array):
     return np.asarray(array).tolist()
 
 
-__all__ = ["Members", "nbunch", "parallel_reason", "dense", "cached", "offdiag_pattern", "float_matrix", "host_operator", "degrees", "pyvalues"]
+__all__ = ["Members", "nbunch", "parallel_reason", "dense", "offdiag_pattern", "float_matrix", "host_operator",
+           "degrees", "pyvalues"]

@@ -24,6 +24,7 @@ from ...algorithms.graph import Graph as _EngineGraph
 from ...backends._xp import asnumpy
 from ...core.vector import Vector
 from ...ops import binary, semiring
+from .. import _derived
 from ..algorithms.traversal import levels
 from ._common import checked_by, entries
 from .isolates import _isolated
@@ -35,8 +36,8 @@ def undirected(G):
         return G.structure
     S = G.structure
     # U = A lor A'
-    return S.cached(("nx", "undirected"), lambda: _EngineGraph(_core.ewise_add(S.A, S.AT, binary.lor),
-                                                                kind="undirected"))
+    return _derived.once(S, "undirected", lambda: _EngineGraph(_core.ewise_add(S.A, S.AT, binary.lor),
+                                                               kind="undirected"))
 
 
 def _sources(G, U):

@@ -29,7 +29,8 @@ from ... import core as _core
 from ...ops import indexunary, monoid
 from ..algorithms import clustering as _cl
 from ._common import checked_by, entries, weight_reason
-from ._measures import Members, cached, nbunch, offdiag_pattern
+from .. import _derived
+from ._measures import Members, nbunch, offdiag_pattern
 
 _Members = Members  # the name the triangles adapter has used
 
@@ -71,13 +72,13 @@ def triangles(G, nodes=None):
 
 def _offdiag_counts(G):
     """Neighbours (successors) of each node, self-loops left out: host int64, once per graph."""
-    return cached(G, ("offdiag row counts",), lambda: _cl.row_counts(offdiag_pattern(G)))
+    return _derived.once(G.structure, "offdiag_counts", lambda: _cl.row_counts(offdiag_pattern(G)))
 
 
 def _offdiag_transposed(G):
-    """P' (P itself for an undirected graph), once per graph."""
+    """P' (P itself for an undirected graph), once per graph (cached on P: ``Matrix.T``)."""
     P = offdiag_pattern(G)
-    return P if not G.is_directed() else cached(G, ("offdiag transposed",), lambda: _core.transpose(P))
+    return P if not G.is_directed() else P.T
 
 
 def _max_weight(G, weight):

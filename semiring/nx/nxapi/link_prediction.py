@@ -35,8 +35,9 @@ from ...core.matrix import Matrix
 from ...ops import binary, indexunary, monoid, semiring
 from ..algorithms import clustering as _cl
 from ..algorithms.searches import batches, hop_matrix
+from .. import _derived
 from ._common import checked_by
-from ._measures import cached, degrees, offdiag_pattern
+from ._measures import degrees, offdiag_pattern
 
 #: Pairs scored together.
 CHUNK = 1 << 18
@@ -165,7 +166,7 @@ def _weighted_common(G, rows, cols, kind):
     "ra") or ``1 / log(degree)`` ("aa"), from ``(P diag(r))(u, :) .* P(v, :)``; a list of
     Python values, the int 0 where there is no common neighbour (networkx's empty sum)."""
     P = offdiag_pattern(G)
-    scaled = cached(G, ("scaled", kind), lambda: _scaled(P, _reciprocals(G, kind)))
+    scaled = _derived.once(G.structure, "scaled", lambda: _scaled(P, _reciprocals(G, kind)), kind)
     vals, present = pair_sums(scaled, P, rows, cols)
     return [x if p else 0 for x, p in zip(vals.tolist(), present.tolist())]
 
@@ -205,7 +206,7 @@ def adamic_adar_index(G, ebunch=None):
     def score(rows, cols):
         out = _weighted_common(G, rows, cols, "aa")
         # a pair (u, u) has u's neighbours in common: a neighbour of degree 1 makes networkx divide by log(1) = 0
-        leafy = cached(G, ("leaf neighbours",), lambda: _leaf_neighbours(G))
+        leafy = _derived.once(G.structure, "leaf_neighbours", lambda: _leaf_neighbours(G))
         for k in np.flatnonzero((rows == cols) & (leafy[rows] > 0)).tolist():
             out[k] = ZeroDivisionError("float division by zero")
         return out
@@ -228,7 +229,7 @@ def _neighbour_sets(G):
         loops[asnumpy(rows)] = True
         return size, loops
 
-    return cached(G, ("neighbour sets",), build)
+    return _derived.once(G.structure, "neighbour_sets", build)
 
 
 @checked_by(lambda G, ebunch=None: None)
@@ -246,7 +247,7 @@ def jaccard_coefficient(G, ebunch=None):
         common = _common(G, r, c)
         # |N(u) & N(v)| counts u when u has a self-loop and the edge u-v (and v likewise);
         # edge = P(u, :) .* I(v, :)   (the pairs that are edges: u's row at column v)
-        edge = pair_sums(offdiag_pattern(G), cached(G, ("identity",), lambda: _identity(G)), r, c)[1]
+        edge = pair_sums(offdiag_pattern(G), _derived.once(G.structure, "identity", lambda: _identity(G)), r, c)[1]
         both = common + (edge & loops[r]) + (edge & loops[c]) + ((r == c) & loops[r])
         union = (size[r] + size[c] - both).tolist()
         return [0 if un == 0 else cn / un for cn, un in zip(common.tolist(), union)]
