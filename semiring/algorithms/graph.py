@@ -32,6 +32,8 @@ from __future__ import annotations
 
 import functools
 
+import numpy as np
+
 from .. import core as _core
 from .._once import lock_of, once_item, versioned
 from ..backends._xp import xp_of
