@@ -54,6 +54,18 @@ LATE_CYCLES = {
         "the SuiteSparse containers subclass Matrix and Vector; core converts to them per call",
     ("semiring.core.vector", "semiring.backends.suitesparse.containers"):
         "the SuiteSparse containers subclass Matrix and Vector; core converts to them per call",
+    ("semiring.algorithms._graph_items", "semiring.algorithms.apsp"):
+        "Graph's per-algorithm items are built by the algorithm that uses them, imported when first asked for",
+    ("semiring.algorithms._graph_items", "semiring.algorithms.community"):
+        "Graph's per-algorithm items are built by the algorithm that uses them, imported when first asked for",
+    ("semiring.algorithms._graph_items", "semiring.algorithms.pagerank"):
+        "Graph's per-algorithm items are built by the algorithm that uses them, imported when first asked for",
+    ("semiring.algorithms._graph_items", "semiring.algorithms.partition"):
+        "Graph's per-algorithm items are built by the algorithm that uses them, imported when first asked for",
+    ("semiring.algorithms._graph_items", "semiring.algorithms.sssp"):
+        "Graph's per-algorithm items are built by the algorithm that uses them, imported when first asked for",
+    ("semiring.algorithms._graph_items", "semiring.algorithms.triangles"):
+        "Graph's per-algorithm items are built by the algorithm that uses them, imported when first asked for",
     ("semiring.core._construct", "semiring.core._hyper"):
         "the hypersparse build works on Matrix; construction calls it only for keys past 2**63",
     ("semiring.core._validate", "semiring.core.matrix"):
