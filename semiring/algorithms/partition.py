@@ -34,8 +34,7 @@
   Balance: every part weighs at most ``cap = max(ceil(n/k), floor((1 + imbalance) n/k))``
   vertices; vertices leave any part still above it at each level (cheapest first), so the
   result has ``balance(parts, k) <= cap / (n/k)``.
-- ``method="bfs"``: BFS-grown parts (as in the level-structure partitioners of Farhat 1988 and
-  the course notes this project follows): a BFS by level from a pseudo-peripheral vertex of
+- ``method="bfs"``: BFS-grown parts (as in the level-structure partitioner of Farhat 1988): a BFS by level from a pseudo-peripheral vertex of
   each component (the last vertex reached by a first BFS, George and Liu 1979), each level
   ordered by its vertices' earliest parent (a ``min.second`` product over the parents' places,
   as Cuthill-McKee orders), and that order cut into k runs of ``floor``/``ceil(n/k)`` vertices.
