@@ -29,9 +29,11 @@ from __future__ import annotations
 import numpy as np
 
 from ..exceptions import InvalidValue
-from ..ops._base import BinaryOp, IndexUnaryOp, UnaryOp
+from ..ops._base import IndexUnaryOp, UnaryOp
+from . import _refops as _o
 from . import _refscalar as _s
-from ._refscalar import Approx, Choice, Undefined, binop, cast, fold
+from ._refops import binop, fold
+from ._refscalar import Approx, Choice, Undefined, cast
 
 __all__ = [
     "Choice", "Approx", "Undefined", "RefVector", "RefMatrix", "RefMask", "from_semiring", "to_semiring", "mask",
@@ -197,7 +199,7 @@ def write(C, T, mask=None, accum=None, replace=False):
         for p, t in T.entries.items():
             Z[p] = _into(t, C.dtype)
     else:
-        zt = _s.binary_output(accum, C.dtype, T.dtype)
+        zt = _o.binary_output(accum, C.dtype, T.dtype)
         for p in set(C.entries) | set(T.entries):
             if p in C.entries and p in T.entries:
                 z = cast(binop(accum, C.entries[p], T.entries[p]), zt)
@@ -248,7 +250,7 @@ def _check(cond, msg):
 def _product(T, pairs, semiring, dx, dy):
     """``T(p) = (+) over the terms`` for each output position p; ``pairs[p]`` lists the
     operands ``(x, y, (i, k, j))`` of its terms in increasing k."""
-    zd = _s.binary_output(semiring.multiply, dx, dy)
+    zd = _o.binary_output(semiring.multiply, dx, dy)
     for p, ops in pairs.items():
         if ops:
             terms = [binop(semiring.multiply, x, y, idx) for x, y, idx in ops]
@@ -259,7 +261,7 @@ def _product(T, pairs, semiring, dx, dy):
 def mxv(A, u, semiring, *, mask=None, accum=None, replace=False, out=None):
     """``w(i) = (+)_k A(i,k) (x) u(k)``, u taken as an n x 1 column (j = 0)."""
     _check(A.ncols == u.size, "mxv: A.ncols != u.size")
-    T = RefVector(A.nrows, _s.semiring_output(semiring, A.dtype, u.dtype))
+    T = RefVector(A.nrows, _o.semiring_output(semiring, A.dtype, u.dtype))
     pairs = {i: [(A.entries[(i, k)], u.entries[k], (i, k, 0)) for k in range(A.ncols)
                  if (i, k) in A.entries and k in u.entries] for i in range(A.nrows)}
     return _finish(_product(T, pairs, semiring, A.dtype, u.dtype), mask, accum, replace, out)
@@ -268,7 +270,7 @@ def mxv(A, u, semiring, *, mask=None, accum=None, replace=False, out=None):
 def vxm(u, A, semiring, *, mask=None, accum=None, replace=False, out=None):
     """``w(j) = (+)_k u(k) (x) A(k,j)``, u taken as a 1 x m row (i = 0)."""
     _check(A.nrows == u.size, "vxm: A.nrows != u.size")
-    T = RefVector(A.ncols, _s.semiring_output(semiring, u.dtype, A.dtype))
+    T = RefVector(A.ncols, _o.semiring_output(semiring, u.dtype, A.dtype))
     pairs = {j: [(u.entries[k], A.entries[(k, j)], (0, k, j)) for k in range(A.nrows)
                  if k in u.entries and (k, j) in A.entries] for j in range(A.ncols)}
     return _finish(_product(T, pairs, semiring, u.dtype, A.dtype), mask, accum, replace, out)
@@ -277,7 +279,7 @@ def vxm(u, A, semiring, *, mask=None, accum=None, replace=False, out=None):
 def mxm(A, B, semiring, *, mask=None, accum=None, replace=False, out=None):
     """``C(i,j) = (+)_k A(i,k) (x) B(k,j)``."""
     _check(A.ncols == B.nrows, "mxm: inner dimensions differ")
-    T = RefMatrix(A.nrows, B.ncols, _s.semiring_output(semiring, A.dtype, B.dtype))
+    T = RefMatrix(A.nrows, B.ncols, _o.semiring_output(semiring, A.dtype, B.dtype))
     pairs = {}  # (i, j) -> operands of the product terms, in increasing k
     for (i, k) in sorted(A.entries):
         for (k2, j) in sorted(B.entries):
@@ -295,7 +297,7 @@ def ewise_add(x, y, op, *, mask=None, accum=None, replace=False, out=None):
     """Union: ``op(x, y)`` where both are present, else the one present value."""
     _check(x.shape == y.shape, "ewise_add: shapes differ")
     op = _binary(op)
-    T = x.empty_like(_s.binary_output(op, x.dtype, y.dtype))
+    T = x.empty_like(_o.binary_output(op, x.dtype, y.dtype))
     for p in set(x.entries) | set(y.entries):
         if p in x.entries and p in y.entries:
             T.entries[p] = cast(binop(op, x.entries[p], y.entries[p]), T.dtype)
@@ -308,7 +310,7 @@ def ewise_mult(x, y, op, *, mask=None, accum=None, replace=False, out=None):
     """Intersection: ``op(x, y)`` where both are present."""
     _check(x.shape == y.shape, "ewise_mult: shapes differ")
     op = _binary(op)
-    T = x.empty_like(_s.binary_output(op, x.dtype, y.dtype))
+    T = x.empty_like(_o.binary_output(op, x.dtype, y.dtype))
     for p in x.entries:
         if p in y.entries:
             T.entries[p] = cast(binop(op, x.entries[p], y.entries[p]), T.dtype)
@@ -328,20 +330,20 @@ def apply(x, op, *, left=None, right=None, thunk=None, mask=None, accum=None, re
     ``f(x, i, j, thunk)`` (IndexUnaryOp; j = 0 for a vector)."""
     kind = _kind(op)
     if kind == "unary":
-        T = x.empty_like(_s.unary_output(op, x.dtype))
+        T = x.empty_like(_o.unary_output(op, x.dtype))
         for p, v in x.entries.items():
-            T.entries[p] = _s.unop(op, v, x.dtype)
+            T.entries[p] = _o.unop(op, v, x.dtype)
     elif kind == "indexunary":
         t = 0 if thunk is None else thunk
-        T = x.empty_like(_s.indexunary_output(op, x.dtype))
+        T = x.empty_like(_o.indexunary_output(op, x.dtype))
         for p, v in x.entries.items():
             i, j = x.ij(p)
-            T.entries[p] = cast(_s.indexop(op, v, i, j, t, x.dtype), T.dtype)
+            T.entries[p] = cast(_o.indexop(op, v, i, j, t, x.dtype), T.dtype)
     else:
         op = _binary(op)
         _check((left is None) != (right is None), "apply: exactly one of left/right")
         s = np.asarray(left if left is not None else right)[()]
-        dt = _s.binary_output(op, s.dtype, x.dtype) if left is not None else _s.binary_output(op, x.dtype, s.dtype)
+        dt = _o.binary_output(op, s.dtype, x.dtype) if left is not None else _o.binary_output(op, x.dtype, s.dtype)
         T = x.empty_like(dt)
         for p, v in x.entries.items():
             z = binop(op, s, v) if left is not None else binop(op, v, s)
@@ -354,7 +356,7 @@ def select(x, op, thunk=0, *, mask=None, accum=None, replace=False, out=None):
     T = x.empty_like()
     for p, v in x.entries.items():
         i, j = x.ij(p)
-        keep = cast(_s.indexop(op, v, i, j, thunk, x.dtype), "bool")
+        keep = cast(_o.indexop(op, v, i, j, thunk, x.dtype), "bool")
         if isinstance(keep, (Choice, Undefined)):
             raise ValueError(f"select: the predicate {op.name} has no single value at {p}: {keep!r}")
         if keep:
@@ -365,7 +367,7 @@ def select(x, op, thunk=0, *, mask=None, accum=None, replace=False, out=None):
 # -- reductions ---------------------------------------------------------------------------------
 def reduce_rowwise(A, monoid, *, mask=None, accum=None, replace=False, out=None):
     """``w(i) = (+)_j A(i,j)``; empty rows absent."""
-    T = RefVector(A.nrows, _s.monoid_domain(monoid, A.dtype))
+    T = RefVector(A.nrows, _o.monoid_domain(monoid, A.dtype))
     for i in range(A.nrows):
         terms = [A.entries[(i, j)] for j in range(A.ncols) if (i, j) in A.entries]
         if terms:
@@ -375,7 +377,7 @@ def reduce_rowwise(A, monoid, *, mask=None, accum=None, replace=False, out=None)
 
 def reduce_columnwise(A, monoid, *, mask=None, accum=None, replace=False, out=None):
     """``w(j) = (+)_i A(i,j)``; empty columns absent."""
-    T = RefVector(A.ncols, _s.monoid_domain(monoid, A.dtype))
+    T = RefVector(A.ncols, _o.monoid_domain(monoid, A.dtype))
     for j in range(A.ncols):
         terms = [A.entries[(i, j)] for i in range(A.nrows) if (i, j) in A.entries]
         if terms:
@@ -386,7 +388,7 @@ def reduce_columnwise(A, monoid, *, mask=None, accum=None, replace=False, out=No
 def reduce_scalar(x, monoid):
     """``(+)`` of every entry; the identity when there is none."""
     r = fold(monoid, [x.entries[p] for p in sorted(x.entries)], x.dtype)
-    return _s.identity(monoid, x.dtype) if r is None else r
+    return _o.identity(monoid, x.dtype) if r is None else r
 
 
 # -- indexing and structure ---------------------------------------------------------------------
@@ -428,7 +430,7 @@ def assign(out, u, indices=None, *, mask=None, accum=None, replace=False):
         for p, v in t.items():
             Z[p] = _into(v, C.dtype)
     else:
-        zt = _s.binary_output(accum, C.dtype, udtype)
+        zt = _o.binary_output(accum, C.dtype, udtype)
         for p in region:
             if p in C.entries and p in t:
                 z = cast(binop(accum, C.entries[p], t[p]), zt)
@@ -472,7 +474,7 @@ def transpose(A, *, mask=None, accum=None, replace=False, out=None):
 def kronecker(A, B, op, *, mask=None, accum=None, replace=False, out=None):
     """``T(iA*mB + iB, jA*nB + jB) = op(A(iA,jA), B(iB,jB))``."""
     op = _binary(op)
-    T = RefMatrix(A.nrows * B.nrows, A.ncols * B.ncols, _s.binary_output(op, A.dtype, B.dtype))
+    T = RefMatrix(A.nrows * B.nrows, A.ncols * B.ncols, _o.binary_output(op, A.dtype, B.dtype))
     for (ia, ja), a in A.entries.items():
         for (ib, jb), b in B.entries.items():
             T.entries[(ia * B.nrows + ib, ja * B.ncols + jb)] = cast(binop(op, a, b), T.dtype)
