@@ -184,6 +184,10 @@ def _into(v, dtype):
 def write(C, T, mask=None, accum=None, replace=False):
     """``C<mask, replace> = accum(C, T)``; returns the new C (a new object). ``C=None``: empty of T's dtype.
 
+    With ``accum``, an entry of only one of C and T is typecast straight into C's type (not
+    through the accumulator's output type, which the C API's Z would have: SuiteSparse does
+    so, and only then does an entry of C that T does not touch keep its value exactly).
+
     The returned container's ``undefined`` says whether an undefined typecast happened on the
     way: None, ``"may"`` (somewhere: the library may raise InvalidValue) or ``"must"`` (in a
     value the output keeps: the library must raise)."""
@@ -202,12 +206,9 @@ def write(C, T, mask=None, accum=None, replace=False):
         zt = _o.binary_output(accum, C.dtype, T.dtype)
         for p in set(C.entries) | set(T.entries):
             if p in C.entries and p in T.entries:
-                z = cast(binop(accum, C.entries[p], T.entries[p]), zt)
-            elif p in C.entries:
-                z = C.entries[p]
-            else:
-                z = cast(T.entries[p], zt)
-            Z[p] = _into(z, C.dtype)
+                Z[p] = _into(cast(binop(accum, C.entries[p], T.entries[p]), zt), C.dtype)
+            else:  # the one present value, straight into C's type (as SuiteSparse:GraphBLAS does)
+                Z[p] = _into(C.entries[p] if p in C.entries else T.entries[p], C.dtype)
     # C<mask, replace> = Z.
     R = {}
     for p in set(C.entries) | set(Z):
@@ -280,11 +281,13 @@ def mxm(A, B, semiring, *, mask=None, accum=None, replace=False, out=None):
     """``C(i,j) = (+)_k A(i,k) (x) B(k,j)``."""
     _check(A.ncols == B.nrows, "mxm: inner dimensions differ")
     T = RefMatrix(A.nrows, B.ncols, _o.semiring_output(semiring, A.dtype, B.dtype))
+    rows_of_b = {}
+    for (k, j) in sorted(B.entries):
+        rows_of_b.setdefault(k, []).append(j)
     pairs = {}  # (i, j) -> operands of the product terms, in increasing k
     for (i, k) in sorted(A.entries):
-        for (k2, j) in sorted(B.entries):
-            if k2 == k:
-                pairs.setdefault((i, j), []).append((A.entries[(i, k)], B.entries[(k, j)], (i, k, j)))
+        for j in rows_of_b.get(k, ()):
+            pairs.setdefault((i, j), []).append((A.entries[(i, k)], B.entries[(k, j)], (i, k, j)))
     return _finish(_product(T, pairs, semiring, A.dtype, B.dtype), mask, accum, replace, out)
 
 
@@ -433,14 +436,9 @@ def assign(out, u, indices=None, *, mask=None, accum=None, replace=False):
         zt = _o.binary_output(accum, C.dtype, udtype)
         for p in region:
             if p in C.entries and p in t:
-                z = cast(binop(accum, C.entries[p], t[p]), zt)
-            elif p in C.entries:
-                z = C.entries[p]
-            elif p in t:
-                z = cast(t[p], zt)
-            else:
-                continue
-            Z[p] = _into(z, C.dtype)
+                Z[p] = _into(cast(binop(accum, C.entries[p], t[p]), zt), C.dtype)
+            elif p in C.entries or p in t:
+                Z[p] = _into(C.entries[p] if p in C.entries else t[p], C.dtype)
     return write(C, _new(C.shape, C.dtype, Z), mask, None, replace)
 
 
