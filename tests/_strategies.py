@@ -216,3 +216,26 @@ def check_against_reference(lib_call, expected, *, rtol=0.0, watched=(), out=Non
     ref.assert_same(got, expected, rtol=rtol)
     assert_unchanged(watched, before[:len(watched)])
     return got
+
+
+@st.composite
+def clique_graphs(draw, min_clique=65, max_clique=72, max_rest=40):
+    """A graph that needs 64 or more colours: a clique of ``min_clique..max_clique`` vertices
+    (more colours than the bits of one 64-bit word, where a colouring that keeps its neighbours'
+    colours in a bitset moves to a second word) embedded among up to ``max_rest`` other vertices,
+    with random sparse edges everywhere (self-loops too) and the vertices shuffled.
+
+    Returns ``(n, rows, cols, clique)``: int64 edge arrays, symmetric (each edge both ways), and
+    the clique's size (a lower bound on the colours)."""
+    k = draw(st.integers(min_clique, max_clique))
+    n = k + draw(st.integers(0, max_rest))
+    perm = np.array(draw(st.permutations(range(n))), dtype=np.int64)
+    members = perm[:k]
+    r, c = np.meshgrid(members, members, indexing="ij")
+    off = r != c
+    extra = draw(st.lists(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1)), max_size=2 * n))
+    er = np.array([u for u, _ in extra], dtype=np.int64)
+    ec = np.array([v for _, v in extra], dtype=np.int64)
+    rows = np.concatenate([r[off], er, ec])
+    cols = np.concatenate([c[off], ec, er])
+    return n, rows, cols, k
