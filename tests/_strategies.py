@@ -205,9 +205,9 @@ def check_against_reference(lib_call, expected, *, rtol=0.0, watched=(), out=Non
     state = ref.expect_raise(expected)
     try:
         got = lib_call()
-    except InvalidValue:
+    except InvalidValue as exc:
         if state is None:
-            raise
+            raise AssertionError(f"the library raised {exc!r} where the reference computes {expected!r}") from exc
         assert_unchanged(objs, before)
         return None
     assert state != "must", f"expected InvalidValue: a value the output keeps has an undefined typecast: {expected!r}"

@@ -422,7 +422,7 @@ def _any_order_sum(terms, d):
     finite = [_exact(t) for t in terms if math.isfinite(float(t))]
     total_abs = sum(abs(f) for f in finite)
     n, eps, fmax = len(terms), _EPS[d.name], _FMAX[d.name]
-    safe = total_abs * (1 + 2 * n * eps) <= fmax  # no partial sum of any order can overflow
+    safe = total_abs * Fraction(1 + 2 * n * eps) <= fmax  # no partial sum of any order can overflow
     if pos or neg:
         inf = d.type(np.inf if pos else -np.inf)
         return inf if safe else Approx(d, float(inf), float(inf), True)
@@ -474,9 +474,12 @@ def fold(m, values, dtype):
         return Choice(vals)
     if name in ("plus", "times") and d.kind == "f" and len(vals) >= 3:
         plain = [v for v in vals if not isinstance(v, (Choice, Approx))]
-        if len(plain) == len(vals):
-            return (_any_order_sum if name == "plus" else _any_order_product)(plain, d)
-        return Approx(d, -np.inf, np.inf, True)
+        if len(plain) < len(vals):
+            return Approx(d, -np.inf, np.inf, True)
+        r = (_any_order_sum if name == "plus" else _any_order_product)(plain, d)
+        if isinstance(r, Approx) and r.lo == r.hi and not r.nan:
+            return d.type(r.lo)  # exact in every order
+        return r
     acc = vals[0]
     for v in vals[1:]:
         acc = cast(binop(m.op, acc, v), d)

@@ -253,16 +253,28 @@ def cast_plain(v, dtype):
 
 
 def cast_approx(a, dtype):
+    """An Approx into ``dtype``: the range its values cast to (a Choice for bool and for a few
+    integers); Undefined where some of them have no value there."""
     d = np.dtype(dtype)
     if d.kind == "f":
         with np.errstate(all="ignore"):
             lo, hi = d.type(a.lo), d.type(a.hi)
         if (math.isinf(lo) and math.isfinite(a.lo)) or (math.isinf(hi) and math.isfinite(a.hi)):
             return Undefined(f"{a} into {d.name}")
-        return Approx(d, np.nextafter(lo, d.type(-np.inf)), np.nextafter(hi, d.type(np.inf)), a.nan)
-    if d.kind == "b" and not a.nan and (a.lo > 0 or a.hi < 0):
-        return np.bool_(True)
-    return Undefined(f"{a} into {d.name}")
+        return Approx(d, lo, hi, a.nan)
+    if a.nan:
+        return Undefined(f"{a} into {d.name}")
+    if d.kind == "b":
+        if a.lo > 0 or a.hi < 0:
+            return np.bool_(True)
+        return np.bool_(False) if a.lo == a.hi == 0 else Choice((np.bool_(False), np.bool_(True)))
+    lo, hi = int_range(d)
+    if not (math.isfinite(a.lo) and math.isfinite(a.hi)):
+        return Undefined(f"{a} into {d.name}")
+    tlo, thi = math.trunc(a.lo), math.trunc(a.hi)
+    if tlo < lo or thi > hi or thi - tlo > 16:
+        return Undefined(f"{a} into {d.name}")
+    return Choice(d.type(v) for v in range(tlo, thi + 1))
 
 
 def cast(v, dtype):

@@ -178,7 +178,8 @@ def mask(kind, parent):
 def _into(v, dtype):
     """Typecast ``v`` into the output's type; an undefined cast here is final (see Undefined)."""
     z = cast(v, dtype)
-    return Undefined(z.why, final=True) if isinstance(z, Undefined) and not isinstance(v, Undefined) else z
+    plain = not isinstance(v, (Undefined, Approx, Choice))
+    return Undefined(z.why, final=True) if isinstance(z, Undefined) and plain else z
 
 
 def write(C, T, mask=None, accum=None, replace=False):

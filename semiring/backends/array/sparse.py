@@ -35,11 +35,12 @@ def union(ak, av, bk, bv, op, out_dtype):
     ia = xp.searchsorted(keys, ak)
     ib = xp.searchsorted(keys, bk)
     vals = xp.empty(keys.shape[0], dtype=out_dtype)
-    vals[ia] = _dt.cast(av, out_dtype, "first operand", wrap_integers=True)
-    vals[ib] = _dt.cast(bv, out_dtype, "second operand", wrap_integers=True)
-    both_a = member(bk, ak)
+    both_a, both_b = member(bk, ak), member(ak, bk)
+    # only the one-sided values are cast: a value that meets the other operand goes to op alone
+    # (a NaN compared by eq never becomes a bool)
+    vals[ia[~both_a]] = _dt.cast(av[~both_a], out_dtype, "first operand", wrap_integers=True)
+    vals[ib[~both_b]] = _dt.cast(bv[~both_b], out_dtype, "second operand", wrap_integers=True)
     if bool(both_a.any()):
-        both_b = member(ak, bk)
         vals[ia[both_a]] = _dt.cast(op.eval(av[both_a], bv[both_b]), out_dtype, f"result of {op.name}",
                                      wrap_integers=True)
     return keys, vals
