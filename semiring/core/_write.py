@@ -143,7 +143,7 @@ def accumulate(ck, cv, tk, tv, accum, dtype):
     type (as SuiteSparse:GraphBLAS does), so that an entry of C that T does not touch keeps its
     value exactly (an int64 near 2**63 would not survive a pass through float64)."""
     accum.output_dtype(cv.dtype, tv.dtype)  # DomainMismatch for types the accumulator cannot combine
-    return _sp.union(ck, cv, tk, tv, accum, dtype)
+    return _sp.union(ck, cv, tk, tv, accum, dtype, what=("output", f"result of accum {accum.name}"))
 
 
 def _new(shape, dtype, keys, vals):
