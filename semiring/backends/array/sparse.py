@@ -135,7 +135,8 @@ def reduce_by_key_dense(keys, vals, monoid, size):
             dense[keys] = vals
         else:
             dense = xp.full(size, ident, dtype=d)
-        uf.at(dense, keys, vals)
+        with np.errstate(all="ignore"):  # inf and NaN sums are the semantics, as in operator eval
+            uf.at(dense, keys, vals)
         if fast:
             present = dense != ident
         else:
