@@ -36,7 +36,7 @@ APPLY_BINARY_OPS = (B.plus, B.minus, B.times, B.min, B.max, B.first, B.second, B
 SELECT_STRUCTURAL = (IU.tril, IU.triu, IU.diag, IU.offdiag, IU.rowle, IU.rowgt, IU.colle, IU.colgt)
 SELECT_VALUE = (IU.valueeq, IU.valuene, IU.valuelt, IU.valuele, IU.valuegt, IU.valuege)
 
-SETTINGS = settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+SETTINGS = settings(max_examples=11, deadline=None, suppress_health_check=[HealthCheck.too_slow,
                                                                          HealthCheck.data_too_large])
 shapes = st.one_of(st.tuples(vec_dims), st.tuples(dims, dims))
 

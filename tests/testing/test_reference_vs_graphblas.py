@@ -40,7 +40,7 @@ from semiring.testing import reference as ref
 from _strategies import ACCUMS, DTYPES, MASK_KINDS, containers, dims, matrices, scalars, vec_dims, vectors
 
 S, B, M, U, IU = sr.semirings, sr.binary, sr.monoid, sr.unary, sr.indexunary
-SETTINGS = settings(max_examples=30, deadline=None,
+SETTINGS = settings(max_examples=20, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 _GB_NAME = {"div": "cdiv"}  # GrB_DIV (C division); python-graphblas's "truediv" is its own
