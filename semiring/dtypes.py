@@ -221,7 +221,9 @@ def scalar(value, dtype, what="scalar"):
         raise InvalidValue(f"{what}: expected a scalar; given an array of shape {arr.shape}")
     if arr.dtype.kind not in "biuf":
         raise DomainMismatch(f"{what}: expected a number or bool; given {value!r}")
-    return cast(arr.reshape(1), dtype, what)[0]
+    # dtype.type: a Python int past 2**63 comes as an array of 'Q' (numpy.ulonglong), equal to
+    # uint64 as a dtype but another scalar type than numpy.uint64
+    return dtype.type(cast(arr.reshape(1), dtype, what)[0])
 
 
 def fill_dtype(dtype, fill_value, what="fill_value") -> np.dtype:

@@ -7,7 +7,8 @@ GraphBLAS C API 2.0, section 3.5.4 ("the mask, accumulate and replace"):
 2. Where the mask allows, ``C`` takes ``Z`` (absent in ``Z`` means deleted). Where it does not,
    ``C`` keeps its old entry, or loses it if ``replace``.
 
-Values are typecast to ``C``'s dtype. Nothing is modified until everything has been computed
+Values are typecast to ``C``'s dtype (an entry of only one of ``C`` and ``T`` straight into it, not
+through the accumulator's type). Nothing is modified until everything has been computed
 and checked, so an operation that raises leaves ``C`` as it was.
 """
 
@@ -117,18 +118,14 @@ def write(out, tk, tv, shape, mask, accum, replace, positions=None, masked=False
             zk, zv = tk, _dt.cast(tv, out.dtype, "result", wrap_integers=True)
         else:
             hit, cv = out._values_at(positions)
-            zt = accum.output_dtype(cv.dtype, tv.dtype)
-            zk, zv = _sp.union(positions[hit], cv, tk, tv, accum, zt)
-            zv = _dt.cast(zv, out.dtype, f"result of accum {accum.name}", wrap_integers=True)
+            zk, zv = accumulate(positions[hit], cv, tk, tv, accum, out.dtype)
         out._apply_delta(positions, zk, zv)
         return out
     ck, cv = out._keys()
     if accum is None:
         zk, zv = tk, _dt.cast(tv, out.dtype, "result", wrap_integers=True)
     else:
-        zt = accum.output_dtype(cv.dtype, tv.dtype)
-        zk, zv = _sp.union(ck, cv, tk, tv, accum, zt)
-        zv = _dt.cast(zv, out.dtype, f"result of accum {accum.name}", wrap_integers=True)
+        zk, zv = accumulate(ck, cv, tk, tv, accum, out.dtype)
     if mask is None:
         rk, rv = zk, zv
     else:
@@ -139,6 +136,15 @@ def write(out, tk, tv, shape, mask, accum, replace, positions=None, masked=False
             rk, rv = _sp.merge_disjoint(rk, rv, ck[old], cv[old])
     _store(out, rk, rv)
     return out
+
+
+def accumulate(ck, cv, tk, tv, accum, dtype):
+    """``Z = accum(C, T)`` in C's type ``dtype``: the accumulator where both have an entry (computed
+    in its own type, then typecast); elsewhere the one present value, typecast straight into C's
+    type (as SuiteSparse:GraphBLAS does), so that an entry of C that T does not touch keeps its
+    value exactly (an int64 near 2**63 would not survive a pass through float64)."""
+    accum.output_dtype(cv.dtype, tv.dtype)  # DomainMismatch for types the accumulator cannot combine
+    return _sp.union(ck, cv, tk, tv, accum, dtype, what=("output", f"result of accum {accum.name}"))
 
 
 def _new(shape, dtype, keys, vals):

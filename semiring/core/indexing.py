@@ -192,10 +192,7 @@ def assign(out, u, indices=None, *, mask=None, accum=None, replace=False):
     if accum is None:
         zk, zv = mk, _dt.cast(mv, out.dtype, f"{what} values", wrap_integers=True)
     else:
-        zk, zv = _sp.union(ck[in_region], cv[in_region], mk, mv, accum,
-                           accum.output_dtype(out.dtype, mv.dtype))
-        zv = _dt.cast(zv, out.dtype, f"{what} result of accum {accum.name}",
-                      wrap_integers=True)
+        zk, zv = _write.accumulate(ck[in_region], cv[in_region], mk, mv, accum, out.dtype)
     zk, zv = _sp.merge_disjoint(ck[~in_region], cv[~in_region], zk, zv)
     return _write.write(out, zk, zv, out.shape, mask, None, replace)
 

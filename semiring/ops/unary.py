@@ -1,8 +1,8 @@
 """Built-in unary operators (GraphBLAS C API 2.0, table 3.4).
 
-``identity``, ``ainv`` (-x; lnot on bool), ``minv`` (1/x; integer 1/x truncates, 1/0 as ``div``),
-``abs``, ``lnot`` (bool), ``one``, and on floats ``sqrt``, ``exp``, ``log``. ``UNARY`` is the
-registry, ``get(name)`` the lookup.
+``identity``, ``ainv`` (-x; x itself on bool, as SuiteSparse:GraphBLAS), ``minv`` (1/x; integer
+1/x truncates, 1/0 as ``div``), ``abs``, ``lnot`` (bool), ``one``, and on floats ``sqrt``, ``exp``,
+``log``. ``UNARY`` is the registry, ``get(name)`` the lookup.
 """
 
 from __future__ import annotations

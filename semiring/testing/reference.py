@@ -1,18 +1,24 @@
 """A small dict-of-keys reference implementation of the GraphBLAS C API 2.0 semantics, for tests.
 
-Everything structural is written here as plain Python loops over dicts, independently of the
-library's algorithms: which entries exist, which positions a mask allows, what ``replace``
-deletes, how ``accum`` merges old and new entries, how indices map in products, ``assign``,
-``extract``, ``transpose`` and ``kronecker``. Only the scalar arithmetic is delegated to the
-library's operator objects, evaluated on 1-element NumPy arrays, so that type promotion and
-integer wrap-around agree with the library by construction.
+Everything is written here as plain Python over dicts, independently of the library: which
+entries exist, which positions a mask allows, what ``replace`` deletes, how ``accum`` merges
+old and new entries, how indices map in products, ``assign``, ``extract``, ``transpose`` and
+``kronecker``; and, in :mod:`semiring.testing._refscalar`, the type each operator produces
+(hard-coded promotion tables) and the value it computes (one small function per built-in
+operator, monoid and typecast). The library's operator objects are only matched to those
+definitions by name; a user's own operator is evaluated by its own function.
 
-A value produced by an ``any`` monoid is a :class:`Choice`: every one of its candidates is a
-correct answer (the specification lets ``any`` return any of the reduced terms).
+A value the specification leaves open is a stand-in: a :class:`Choice` (an ``any`` result: every
+candidate is right), an :class:`Approx` (a float sum or product in an order of the
+implementation's choosing: every value within the rounding bound of some order) or an
+:class:`Undefined` (a typecast C leaves undefined, which the library refuses with
+``InvalidValue``). :func:`expect_raise` says whether a result makes the library raise.
 
 Containers: :class:`RefVector` (``entries: {i: value}``) and :class:`RefMatrix`
 (``entries: {(i, j): value}``); values are NumPy scalars of the container's dtype.
 Operations never modify their arguments; with ``out=`` they return the new content of ``out``.
+A type error (no common type, an operator that does not take the type) raises
+``DomainMismatch``; a NaN in a value mask raises ``InvalidValue``, as the library does.
 
 Reference: GraphBLAS C API Specification 2.0, sections 3.5.4 (mask, accumulate, replace) and
 4.3 (operations).
@@ -20,92 +26,21 @@ Reference: GraphBLAS C API Specification 2.0, sections 3.5.4 (mask, accumulate, 
 
 from __future__ import annotations
 
-import itertools
-
 import numpy as np
 
-from ..ops._base import BinaryOp, IndexUnaryOp
+from ..exceptions import InvalidValue
+from ..ops._base import IndexUnaryOp, UnaryOp
+from . import _refops as _o
+from . import _refscalar as _s
+from ._refops import binop, fold
+from ._refscalar import Approx, Choice, Undefined, cast
 
 __all__ = [
-    "Choice", "RefVector", "RefMatrix", "RefMask", "from_semiring", "to_semiring", "mask", "cast", "write",
-    "mxv", "vxm", "mxm", "ewise_add", "ewise_mult", "apply", "select", "reduce_rowwise",
+    "Choice", "Approx", "Undefined", "RefVector", "RefMatrix", "RefMask", "from_semiring", "to_semiring", "mask",
+    "cast", "write", "mxv", "vxm", "mxm", "ewise_add", "ewise_mult", "apply", "select", "reduce_rowwise",
     "reduce_columnwise", "reduce_scalar", "assign", "extract", "transpose", "kronecker",
-    "assert_same", "values_equal",
+    "assert_same", "values_equal", "expect_raise",
 ]
-
-
-# -- values -------------------------------------------------------------------------------------
-class Choice:
-    """A set of equally valid values (the result of an ``any`` reduction)."""
-
-    __slots__ = ("values",)
-
-    def __init__(self, values):
-        uniq = []
-        for v in values:
-            if not any(_same_scalar(v, w) for w in uniq):
-                uniq.append(v)
-        self.values = tuple(uniq)
-
-    def __repr__(self):
-        return f"Choice({list(self.values)!r})"
-
-
-def _same_scalar(a, b, rtol=0.0):
-    if np.dtype(type(a)).kind == "f" or np.dtype(type(b)).kind == "f":
-        fa, fb = float(a), float(b)
-        if np.isnan(fa) or np.isnan(fb):
-            return np.isnan(fa) and np.isnan(fb)
-        return fa == fb or abs(fa - fb) <= rtol * max(abs(fa), abs(fb), 1.0)
-    return bool(a == b)
-
-
-def _lift(f, *args):
-    """Apply ``f`` to scalars, or to every combination of candidates when an argument is a Choice."""
-    if not any(isinstance(a, Choice) for a in args):
-        return f(*args)
-    pools = [a.values if isinstance(a, Choice) else (a,) for a in args]
-    return Choice(f(*combo) for combo in itertools.product(*pools))
-
-
-def cast(x, dtype):
-    """Typecast one value to ``dtype`` as C does (bool: ``x != 0``)."""
-    d = np.dtype(dtype)
-
-    def one(v):
-        arr = np.array([v])
-        if d.kind == "b":
-            return np.bool_(arr[0] != 0)
-        with np.errstate(all="ignore"):
-            return arr.astype(d)[0]
-
-    return _lift(one, x)
-
-
-def binop(op, x, y, idx=None):
-    """``op(x, y)``; for a positional operator, the index it picks from ``idx = (i, k, j)``."""
-    if getattr(op, "positional", None):
-        i, k, j = idx
-        pick = {"firsti": i, "firstj": k, "secondi": k, "secondj": j}[op.positional]
-        return np.int64(pick)
-    return _lift(lambda a, b: op.eval(np.array([a]), np.array([b]))[0], x, y)
-
-
-def fold(monoid, values, dtype):
-    """Reduce ``values`` (in the given order) by ``monoid``; None when there are none."""
-    d = monoid.domain_for(dtype)
-    vals = [cast(v, d) for v in values]
-    if not vals:
-        return None
-    if getattr(monoid, "is_any", False):
-        flat = []
-        for v in vals:
-            flat.extend(v.values if isinstance(v, Choice) else (v,))
-        return Choice(flat)
-    acc = vals[0]
-    for v in vals[1:]:
-        acc = cast(binop(monoid.op, acc, v), d)
-    return acc
 
 
 # -- containers ---------------------------------------------------------------------------------
@@ -210,10 +145,17 @@ def to_semiring(r, device="cpu"):
 
 
 class RefMask:
-    """``parent.S`` (structural), ``parent.V`` (value), optionally complemented."""
+    """``parent.S`` (structural), ``parent.V`` (value), optionally complemented.
+
+    A value mask reads its values as booleans (nonzero is true); a NaN there raises
+    InvalidValue (the library refuses it before any work; C would read it as true)."""
 
     def __init__(self, parent, structural, complement=False):
         self.parent, self.structural, self.complement = parent, structural, complement
+        if not structural:
+            for v in parent.entries.values():
+                if isinstance(_s.cast(v, "bool"), Undefined):
+                    raise InvalidValue("value mask: a NaN is not a boolean")
 
     @property
     def shape(self):
@@ -221,7 +163,7 @@ class RefMask:
 
     def allows(self, key):
         v = self.parent.entries.get(key)
-        hit = v is not None and (self.structural or bool(v != 0))
+        hit = v is not None and (self.structural or bool(_s.cast(v, "bool")))
         return hit != self.complement
 
 
@@ -233,8 +175,23 @@ def mask(kind, parent):
 
 
 # -- the write step -----------------------------------------------------------------------------
+def _into(v, dtype):
+    """Typecast ``v`` into the output's type; an undefined cast here is final (see Undefined)."""
+    z = cast(v, dtype)
+    plain = not isinstance(v, (Undefined, Approx, Choice))
+    return Undefined(z.why, final=True) if isinstance(z, Undefined) and plain else z
+
+
 def write(C, T, mask=None, accum=None, replace=False):
-    """``C<mask, replace> = accum(C, T)``; returns the new C (a new object). ``C=None``: empty of T's dtype."""
+    """``C<mask, replace> = accum(C, T)``; returns the new C (a new object). ``C=None``: empty of T's dtype.
+
+    With ``accum``, an entry of only one of C and T is typecast straight into C's type (not
+    through the accumulator's output type, which the C API's Z would have: SuiteSparse does
+    so, and only then does an entry of C that T does not touch keep its value exactly).
+
+    The returned container's ``undefined`` says whether an undefined typecast happened on the
+    way: None, ``"may"`` (somewhere: the library may raise InvalidValue) or ``"must"`` (in a
+    value the output keeps: the library must raise)."""
     if replace and mask is None:
         raise ValueError("replace=True needs a mask")
     if C is None:
@@ -245,17 +202,14 @@ def write(C, T, mask=None, accum=None, replace=False):
     Z = {}
     if accum is None:
         for p, t in T.entries.items():
-            Z[p] = cast(t, C.dtype)
+            Z[p] = _into(t, C.dtype)
     else:
-        zt = accum.output_dtype(C.dtype, T.dtype)
+        zt = _o.binary_output(accum, C.dtype, T.dtype)
         for p in set(C.entries) | set(T.entries):
             if p in C.entries and p in T.entries:
-                z = binop(accum, C.entries[p], T.entries[p])
-            elif p in C.entries:
-                z = C.entries[p]
-            else:
-                z = T.entries[p]
-            Z[p] = cast(cast(z, zt), C.dtype)
+                Z[p] = _into(cast(binop(accum, C.entries[p], T.entries[p]), zt), C.dtype)
+            else:  # the one present value, straight into C's type (as SuiteSparse:GraphBLAS does)
+                Z[p] = _into(C.entries[p] if p in C.entries else T.entries[p], C.dtype)
     # C<mask, replace> = Z.
     R = {}
     for p in set(C.entries) | set(Z):
@@ -264,7 +218,25 @@ def write(C, T, mask=None, accum=None, replace=False):
                 R[p] = Z[p]
         elif not replace and p in C.entries:
             R[p] = C.entries[p]
-    return _new(C.shape, C.dtype, R)
+    out = _new(C.shape, C.dtype, R)
+    seen = [v for v in list(T.entries.values()) + list(Z.values()) if _undefined(v)]
+    if any(_undefined(v, final=True) for v in R.values()):
+        out.undefined = "must"
+    elif seen or getattr(T, "undefined", None):
+        out.undefined = "may"
+    return out
+
+
+def _undefined(v, final=False):
+    if isinstance(v, Choice):
+        return any(_undefined(w, final) for w in v.values)
+    return isinstance(v, Undefined) and (v.final or not final)
+
+
+def expect_raise(result):
+    """None, ``"may"`` or ``"must"``: whether the library may or must raise InvalidValue for
+    the operation that gave ``result`` (an undefined typecast, see :class:`Undefined`)."""
+    return getattr(result, "undefined", None)
 
 
 def _finish(T, mask, accum, replace, out):
@@ -277,46 +249,47 @@ def _check(cond, msg):
         raise ValueError(msg)
 
 
+def _product(T, pairs, semiring, dx, dy):
+    """``T(p) = (+) over the terms`` for each output position p; ``pairs[p]`` lists the
+    operands ``(x, y, (i, k, j))`` of its terms in increasing k."""
+    zd = _o.binary_output(semiring.multiply, dx, dy)
+    for p, ops in pairs.items():
+        if ops:
+            terms = [binop(semiring.multiply, x, y, idx) for x, y, idx in ops]
+            T.entries[p] = cast(fold(semiring.monoid, terms, zd), T.dtype)
+    return T
+
+
 def mxv(A, u, semiring, *, mask=None, accum=None, replace=False, out=None):
     """``w(i) = (+)_k A(i,k) (x) u(k)``, u taken as an n x 1 column (j = 0)."""
     _check(A.ncols == u.size, "mxv: A.ncols != u.size")
-    zd = semiring.multiply.output_dtype(A.dtype, u.dtype)
-    T = RefVector(A.nrows, semiring.output_dtype(A.dtype, u.dtype))
-    for i in range(A.nrows):
-        terms = [binop(semiring.multiply, A.entries[(i, k)], u.entries[k], (i, k, 0))
-                 for k in range(A.ncols) if (i, k) in A.entries and k in u.entries]
-        if terms:
-            T.entries[i] = cast(fold(semiring.monoid, terms, zd), T.dtype)
-    return _finish(T, mask, accum, replace, out)
+    T = RefVector(A.nrows, _o.semiring_output(semiring, A.dtype, u.dtype))
+    pairs = {i: [(A.entries[(i, k)], u.entries[k], (i, k, 0)) for k in range(A.ncols)
+                 if (i, k) in A.entries and k in u.entries] for i in range(A.nrows)}
+    return _finish(_product(T, pairs, semiring, A.dtype, u.dtype), mask, accum, replace, out)
 
 
 def vxm(u, A, semiring, *, mask=None, accum=None, replace=False, out=None):
     """``w(j) = (+)_k u(k) (x) A(k,j)``, u taken as a 1 x m row (i = 0)."""
     _check(A.nrows == u.size, "vxm: A.nrows != u.size")
-    zd = semiring.multiply.output_dtype(u.dtype, A.dtype)
-    T = RefVector(A.ncols, semiring.output_dtype(u.dtype, A.dtype))
-    for j in range(A.ncols):
-        terms = [binop(semiring.multiply, u.entries[k], A.entries[(k, j)], (0, k, j))
-                 for k in range(A.nrows) if k in u.entries and (k, j) in A.entries]
-        if terms:
-            T.entries[j] = cast(fold(semiring.monoid, terms, zd), T.dtype)
-    return _finish(T, mask, accum, replace, out)
+    T = RefVector(A.ncols, _o.semiring_output(semiring, u.dtype, A.dtype))
+    pairs = {j: [(u.entries[k], A.entries[(k, j)], (0, k, j)) for k in range(A.nrows)
+                 if k in u.entries and (k, j) in A.entries] for j in range(A.ncols)}
+    return _finish(_product(T, pairs, semiring, u.dtype, A.dtype), mask, accum, replace, out)
 
 
 def mxm(A, B, semiring, *, mask=None, accum=None, replace=False, out=None):
     """``C(i,j) = (+)_k A(i,k) (x) B(k,j)``."""
     _check(A.ncols == B.nrows, "mxm: inner dimensions differ")
-    zd = semiring.multiply.output_dtype(A.dtype, B.dtype)
-    T = RefMatrix(A.nrows, B.ncols, semiring.output_dtype(A.dtype, B.dtype))
-    terms = {}  # (i, j) -> product terms, in increasing k
+    T = RefMatrix(A.nrows, B.ncols, _o.semiring_output(semiring, A.dtype, B.dtype))
+    rows_of_b = {}
+    for (k, j) in sorted(B.entries):
+        rows_of_b.setdefault(k, []).append(j)
+    pairs = {}  # (i, j) -> operands of the product terms, in increasing k
     for (i, k) in sorted(A.entries):
-        for (k2, j) in sorted(B.entries):
-            if k2 == k:
-                terms.setdefault((i, j), []).append(
-                    binop(semiring.multiply, A.entries[(i, k)], B.entries[(k, j)], (i, k, j)))
-    for p, ts in terms.items():
-        T.entries[p] = cast(fold(semiring.monoid, ts, zd), T.dtype)
-    return _finish(T, mask, accum, replace, out)
+        for j in rows_of_b.get(k, ()):
+            pairs.setdefault((i, j), []).append((A.entries[(i, k)], B.entries[(k, j)], (i, k, j)))
+    return _finish(_product(T, pairs, semiring, A.dtype, B.dtype), mask, accum, replace, out)
 
 
 # -- element-wise -------------------------------------------------------------------------------
@@ -328,7 +301,7 @@ def ewise_add(x, y, op, *, mask=None, accum=None, replace=False, out=None):
     """Union: ``op(x, y)`` where both are present, else the one present value."""
     _check(x.shape == y.shape, "ewise_add: shapes differ")
     op = _binary(op)
-    T = x.empty_like(op.output_dtype(x.dtype, y.dtype))
+    T = x.empty_like(_o.binary_output(op, x.dtype, y.dtype))
     for p in set(x.entries) | set(y.entries):
         if p in x.entries and p in y.entries:
             T.entries[p] = cast(binop(op, x.entries[p], y.entries[p]), T.dtype)
@@ -341,7 +314,7 @@ def ewise_mult(x, y, op, *, mask=None, accum=None, replace=False, out=None):
     """Intersection: ``op(x, y)`` where both are present."""
     _check(x.shape == y.shape, "ewise_mult: shapes differ")
     op = _binary(op)
-    T = x.empty_like(op.output_dtype(x.dtype, y.dtype))
+    T = x.empty_like(_o.binary_output(op, x.dtype, y.dtype))
     for p in x.entries:
         if p in y.entries:
             T.entries[p] = cast(binop(op, x.entries[p], y.entries[p]), T.dtype)
@@ -349,32 +322,32 @@ def ewise_mult(x, y, op, *, mask=None, accum=None, replace=False, out=None):
 
 
 def _kind(op):
-    if isinstance(op, BinaryOp) or hasattr(op, "op"):
-        return "binary"
     if isinstance(op, IndexUnaryOp):
         return "indexunary"
-    return "unary"
+    if isinstance(op, UnaryOp):
+        return "unary"
+    return "binary"  # a BinaryOp, or a Monoid standing for its operator
 
 
 def apply(x, op, *, left=None, right=None, thunk=None, mask=None, accum=None, replace=False, out=None):
     """``f(x)`` (UnaryOp), ``op(left, x)`` / ``op(x, right)`` (BinaryOp; pass NumPy scalars), or
     ``f(x, i, j, thunk)`` (IndexUnaryOp; j = 0 for a vector)."""
     kind = _kind(op)
-    op = _binary(op) if kind == "binary" else op
     if kind == "unary":
-        T = x.empty_like(op.output_dtype(x.dtype))
+        T = x.empty_like(_o.unary_output(op, x.dtype))
         for p, v in x.entries.items():
-            T.entries[p] = cast(op.eval(np.array([v]))[0], T.dtype)
+            T.entries[p] = _o.unop(op, v, x.dtype)
     elif kind == "indexunary":
         t = 0 if thunk is None else thunk
-        T = x.empty_like(op.output_dtype(x.dtype))
+        T = x.empty_like(_o.indexunary_output(op, x.dtype))
         for p, v in x.entries.items():
             i, j = x.ij(p)
-            T.entries[p] = cast(op.eval(np.array([v]), np.array([i]), np.array([j]), t)[0], T.dtype)
+            T.entries[p] = cast(_o.indexop(op, v, i, j, t, x.dtype), T.dtype)
     else:
+        op = _binary(op)
         _check((left is None) != (right is None), "apply: exactly one of left/right")
         s = np.asarray(left if left is not None else right)[()]
-        dt = op.output_dtype(s.dtype, x.dtype) if left is not None else op.output_dtype(x.dtype, s.dtype)
+        dt = _o.binary_output(op, s.dtype, x.dtype) if left is not None else _o.binary_output(op, x.dtype, s.dtype)
         T = x.empty_like(dt)
         for p, v in x.entries.items():
             z = binop(op, s, v) if left is not None else binop(op, v, s)
@@ -387,15 +360,18 @@ def select(x, op, thunk=0, *, mask=None, accum=None, replace=False, out=None):
     T = x.empty_like()
     for p, v in x.entries.items():
         i, j = x.ij(p)
-        if bool(op.eval(np.array([v]), np.array([i]), np.array([j]), thunk)[0] != 0):
+        keep = cast(_o.indexop(op, v, i, j, thunk, x.dtype), "bool")
+        if isinstance(keep, (Choice, Undefined)):
+            raise ValueError(f"select: the predicate {op.name} has no single value at {p}: {keep!r}")
+        if keep:
             T.entries[p] = v
     return _finish(T, mask, accum, replace, out)
 
 
 # -- reductions ---------------------------------------------------------------------------------
 def reduce_rowwise(A, monoid, *, mask=None, accum=None, replace=False, out=None):
-    """``w(i) = (+)_j A(i,j)``, folded in column order; empty rows absent."""
-    T = RefVector(A.nrows, monoid.domain_for(A.dtype))
+    """``w(i) = (+)_j A(i,j)``; empty rows absent."""
+    T = RefVector(A.nrows, _o.monoid_domain(monoid, A.dtype))
     for i in range(A.nrows):
         terms = [A.entries[(i, j)] for j in range(A.ncols) if (i, j) in A.entries]
         if terms:
@@ -404,8 +380,8 @@ def reduce_rowwise(A, monoid, *, mask=None, accum=None, replace=False, out=None)
 
 
 def reduce_columnwise(A, monoid, *, mask=None, accum=None, replace=False, out=None):
-    """``w(j) = (+)_i A(i,j)``, folded in row order; empty columns absent."""
-    T = RefVector(A.ncols, monoid.domain_for(A.dtype))
+    """``w(j) = (+)_i A(i,j)``; empty columns absent."""
+    T = RefVector(A.ncols, _o.monoid_domain(monoid, A.dtype))
     for j in range(A.ncols):
         terms = [A.entries[(i, j)] for i in range(A.nrows) if (i, j) in A.entries]
         if terms:
@@ -414,9 +390,9 @@ def reduce_columnwise(A, monoid, *, mask=None, accum=None, replace=False, out=No
 
 
 def reduce_scalar(x, monoid):
-    """``(+)`` of every entry in index (row-major) order; the identity when there is none."""
+    """``(+)`` of every entry; the identity when there is none."""
     r = fold(monoid, [x.entries[p] for p in sorted(x.entries)], x.dtype)
-    return monoid.identity_for(x.dtype) if r is None else r
+    return _o.identity(monoid, x.dtype) if r is None else r
 
 
 # -- indexing and structure ---------------------------------------------------------------------
@@ -456,19 +432,14 @@ def assign(out, u, indices=None, *, mask=None, accum=None, replace=False):
     Z = {p: v for p, v in C.entries.items() if p not in region}
     if accum is None:
         for p, v in t.items():
-            Z[p] = cast(v, C.dtype)
+            Z[p] = _into(v, C.dtype)
     else:
-        zt = accum.output_dtype(C.dtype, udtype)
+        zt = _o.binary_output(accum, C.dtype, udtype)
         for p in region:
             if p in C.entries and p in t:
-                z = binop(accum, C.entries[p], t[p])
-            elif p in C.entries:
-                z = C.entries[p]
-            elif p in t:
-                z = t[p]
-            else:
-                continue
-            Z[p] = cast(cast(z, zt), C.dtype)
+                Z[p] = _into(cast(binop(accum, C.entries[p], t[p]), zt), C.dtype)
+            elif p in C.entries or p in t:
+                Z[p] = _into(C.entries[p] if p in C.entries else t[p], C.dtype)
     return write(C, _new(C.shape, C.dtype, Z), mask, None, replace)
 
 
@@ -502,7 +473,7 @@ def transpose(A, *, mask=None, accum=None, replace=False, out=None):
 def kronecker(A, B, op, *, mask=None, accum=None, replace=False, out=None):
     """``T(iA*mB + iB, jA*nB + jB) = op(A(iA,jA), B(iB,jB))``."""
     op = _binary(op)
-    T = RefMatrix(A.nrows * B.nrows, A.ncols * B.ncols, op.output_dtype(A.dtype, B.dtype))
+    T = RefMatrix(A.nrows * B.nrows, A.ncols * B.ncols, _o.binary_output(op, A.dtype, B.dtype))
     for (ia, ja), a in A.entries.items():
         for (ib, jb), b in B.entries.items():
             T.entries[(ia * B.nrows + ib, ja * B.ncols + jb)] = cast(binop(op, a, b), T.dtype)
@@ -511,14 +482,15 @@ def kronecker(A, B, op, *, mask=None, accum=None, replace=False, out=None):
 
 # -- comparison ---------------------------------------------------------------------------------
 def values_equal(actual, expected, rtol=0.0):
-    """``actual`` (a scalar) equals ``expected`` (a scalar or a Choice of valid values)."""
-    if isinstance(expected, Choice):
-        return any(_same_scalar(actual, e, rtol) for e in expected.values)
-    return _same_scalar(actual, expected, rtol)
+    """``actual`` (a plain scalar) is a value ``expected`` allows: equal to it (NaN equal to NaN,
+    -0.0 to 0.0; within ``rtol`` for floats), one of a Choice's candidates, inside an Approx's
+    range, or anything for an Undefined."""
+    return _s.accepts(expected, actual, rtol)
 
 
 def assert_same(actual, expected, *, rtol=0.0, check_dtype=True):
-    """Assert a ``semiring`` Vector/Matrix has exactly the expected shape, dtype, entries and values."""
+    """Assert a ``semiring`` Vector/Matrix has exactly the expected shape, dtype, entries and
+    values (as :func:`values_equal` allows)."""
     got = from_semiring(actual)
     assert got.shape == expected.shape, f"shape {got.shape} != expected {expected.shape}"
     if check_dtype:

@@ -27,6 +27,7 @@ import semiring as sr
 from semiring.testing.validate import ValidationError, check_bfs, check_coloring, check_mis, check_sssp
 
 from _guards import hang_guard
+from _strategies import clique_graphs
 
 MAX_N = 60
 DIRECTIONS = ("auto", "push", "pull")
@@ -607,6 +608,19 @@ def test_coloring_is_proper_complete_and_deterministic(g, method, seed):
     k = assert_proper_coloring(g.n, g.rows, g.cols, c)
     assert check_coloring(g.A, c) == k
     assert c.isequal(sr.algorithms.coloring(g.A, method=method, seed=seed), check_dtype=True)
+
+
+@pytest.mark.parametrize("method", COLORING_METHODS)
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(g=clique_graphs(), seed=st.integers(0, 2**31))
+def test_coloring_needing_64_or_more_colors(method, g, seed):
+    """A clique of 65..72 vertices in a sparse graph: colors past 63 must still be seen by the
+    neighbours (a bitset of one 64-bit word would hide them)."""
+    n, rows, cols, clique = g
+    A = sr.Matrix.from_coo(rows, cols, nrows=n, ncols=n, dtype="bool", dup_op=sr.binary.lor)
+    c = sr.algorithms.coloring(A, method=method, seed=seed)
+    k = assert_proper_coloring(n, rows, cols, c)
+    assert k >= clique and check_coloring(A, c) == k
 
 
 def welsh_powell_bound(adj):

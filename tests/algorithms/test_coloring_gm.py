@@ -22,6 +22,8 @@ import semiring as sr
 from semiring.backends._xp import asnumpy
 from semiring.testing.validate import check_coloring
 
+from _strategies import clique_graphs
+
 coloring_module = importlib.import_module("semiring.algorithms.coloring")
 GM = "gebremedhin_manne"
 SETTINGS = settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -98,6 +100,19 @@ def test_one_block_is_sequential_greedy_in_vertex_order(A):
     col, passes = coloring_module.gebremedhin_manne(S, seed=5, blocks=1)
     assert asnumpy(col.to_dense(-1)).tolist() == greedy_in_order(adjacency(A))
     assert passes == ([A.nrows] if A.nrows else [])  # one block never conflicts
+
+
+@settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(g=clique_graphs(), blocks=st.one_of(st.none(), st.integers(1, 60)), seed=st.integers(0, 2**31))
+def test_gm_coloring_needing_64_or_more_colors(g, blocks, seed):
+    """A clique of 65..72 vertices: colors past 63 still seen by the neighbours; one block is
+    the sequential greedy coloring in vertex order."""
+    n, rows, cols, clique = g
+    A = sr.Matrix.from_coo(rows, cols, nrows=n, ncols=n, dup_op=sr.binary.lor)
+    assert assert_valid(A, sr.algorithms.coloring(A, method=GM, seed=seed, blocks=blocks)) >= clique
+    S = coloring_module.undirected_pattern(sr.algorithms.Graph(A))
+    col, _ = coloring_module.gebremedhin_manne(S, seed=5, blocks=1)
+    assert asnumpy(col.to_dense(-1)).tolist() == greedy_in_order(adjacency(A))
 
 
 def test_clique_colored_all_at_once_resolves_one_vertex_per_pass():

@@ -25,6 +25,8 @@ from semiring.backends.cpu import _jit
 from semiring.backends.cpu import coloring as cpu_coloring
 from semiring.testing.validate import check_coloring
 
+from _strategies import clique_graphs
+
 coloring_module = importlib.import_module("semiring.algorithms.coloring")
 JP, GM = "jones_plassmann", "gebremedhin_manne"
 SETTINGS = settings(max_examples=60, deadline=None, derandomize=True,
@@ -119,6 +121,24 @@ def test_jones_plassmann_compiled_equals_algebra_and_the_rounds(g, seed):
     color, rounds = cpu_coloring.jones_plassmann(*csr_of_pattern(A), prio)
     want_color, want_rounds = jp_by_rounds(neighbours(A), prio.tolist())
     assert color.tolist() == want_color and rounds == want_rounds
+
+
+@pytest.mark.suitesparse
+@pytest.mark.parametrize("method", [JP, GM])
+@settings(max_examples=6, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(g=clique_graphs(), seed=st.integers(0, 2**40))
+def test_compiled_equals_algebra_needing_64_or_more_colors(method, g, seed):
+    """A clique of 65..72 vertices: the compiled loops' colors past 63 (a second 64-bit word of
+    a neighbour-color bitset) as the algebra's, and at least as many colors as the clique."""
+    n, rows, cols, clique = g
+    A = sr.Matrix.from_coo(rows, cols, nrows=n, ncols=n, dtype="bool", dup_op=sr.binary.lor, backend="numpy")
+    fused = sr.algorithms.coloring(sr.algorithms.Graph(ss(A), "undirected"), method=method, seed=seed,
+                                   engine="fused")
+    want = sr.algorithms.coloring(sr.algorithms.Graph(A, "undirected"), method=method, seed=seed,
+                                  engine="algebra")
+    np.testing.assert_array_equal(dense(fused), dense(want))
+    assert check_coloring(A, fused) >= clique
 
 
 @pytest.mark.suitesparse

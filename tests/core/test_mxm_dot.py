@@ -27,7 +27,9 @@ from semiring.core import _rowptr
 from semiring.core import products as core_products
 from semiring.testing import reference as ref
 
-from _strategies import ACCUMS, containers, float_rtol, lib_mask, matrices, out_dtypes
+from _strategies import (
+    ACCUMS, check_against_reference, containers, float_rtol, lib_mask, matrices, out_dtypes, reference_outcome,
+)
 
 S, B, M = sr.semirings, sr.binary, sr.monoid
 SEMIRINGS = (
@@ -103,14 +105,14 @@ def run_case(case, forced):
     s, A, Bm, kind, parent, accum, replace, out, chunk = case
     rA, rB = ref.from_semiring(A), ref.from_semiring(Bm)
     ref_out = None if out is None else ref.from_semiring(out)
-    expected = ref.mxm(rA, rB, s, mask=ref.mask(kind, ref.from_semiring(parent)), accum=accum,
-                       replace=replace, out=ref_out)
+    expected = reference_outcome(lambda: ref.mxm(rA, rB, s, mask=ref.mask(kind, ref.from_semiring(parent)),
+                                                 accum=accum, replace=replace, out=ref_out))
     target = None if out is None else out.dup()
     mask = lib_mask(kind, target if parent is out else parent)
     with method(forced, chunk):
-        got = sr.mxm(A, Bm, s, mask=mask, accum=accum, replace=replace, out=target)
-    ref.assert_same(got, expected, rtol=float_rtol(s.monoid, got.dtype))
-    return got
+        return check_against_reference(lambda: sr.mxm(A, Bm, s, mask=mask, accum=accum, replace=replace, out=target),
+                                       expected, rtol=float_rtol(s.monoid, s.output_dtype(A.dtype, Bm.dtype)),
+                                       watched=(A, Bm), out=target)
 
 
 @pytest.mark.parametrize("forced", FORCED_METHODS)
@@ -126,17 +128,18 @@ def test_dot_and_expansion_give_the_same_matrix(case):
     """Both methods on the same call: same entries, dtype and values (``any``: each value one
     of its terms, checked against the reference above; here the structure and dtype)."""
     got = {f: run_case(case, f) for f in FORCED_METHODS}
+    if any(g is None for g in got.values()):
+        return  # raised InvalidValue, as the reference allows (an undefined typecast)
     d, e = got["dot"], got["expand"]
     assert d.dtype == e.dtype and d.shape == e.shape
     dr, dc, dv = d.to_coo()
     er, ec, ev = e.to_coo()
     np.testing.assert_array_equal(dr, er)
     np.testing.assert_array_equal(dc, ec)
-    if not case[0].monoid.is_any:
-        if d.dtype.kind == "f":
-            np.testing.assert_allclose(dv, ev, rtol=1e-6)
-        else:
-            np.testing.assert_array_equal(dv, ev)
+    # (a float sum or product may differ with the order of its terms: each is within the
+    # reference's bounds, checked above)
+    if not case[0].monoid.is_any and not (d.dtype.kind == "f" and case[0].monoid.name in ("plus", "times")):
+        np.testing.assert_array_equal(dv, ev)
 
 
 def random_matrix(rng, m, n, density, dtype, lo=-3, hi=4):

@@ -60,7 +60,8 @@ def host_runs(op, values, starts):
     xp = np
     uf = op.ufunc_for(values.dtype)
     if uf is not None:
-        return uf.reduceat(values, starts).astype(values.dtype, copy=False)
+        with np.errstate(all="ignore"):  # IEEE results (inf, NaN) and wrap-around are the semantics, as in eval
+            return uf.reduceat(values, starts).astype(values.dtype, copy=False)
     n = values.shape[0]
     lengths = xp.diff(xp.concatenate([starts, xp.asarray([n])]))
     seg = xp.repeat(xp.arange(len(starts)), lengths)

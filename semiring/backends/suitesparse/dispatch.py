@@ -143,6 +143,9 @@ def _target(write, shape, tdtype, transpose_first=False):
         m = _obj(mask.parent)
         if m is None:
             return None
+        if not mask.structural and mask.parent.dtype.kind == "f":
+            # SuiteSparse reads a value mask's bytes (-0.0 would be true); the C API casts to bool
+            m = m.dup(dtype="BOOL")
         t.keep.append(m)
         t.mask = m._carg
     t.desc = _descriptor(mask, replace, transpose_first)
