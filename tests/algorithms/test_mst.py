@@ -392,7 +392,7 @@ def asymmetric_inputs(draw):
         keep = np.arange(r.size) != t  # drop arc t
         return sr.Matrix.from_coo(r[keep], c[keep], w[keep], nrows=A.nrows, ncols=A.ncols, dtype=A.dtype)
     w = w.copy()
-    w[t] = not w[t] if A.dtype == np.bool_ else (w[t] + 1 if A.dtype.kind != "f" or np.isfinite(w[t]) else 0)
+    w[t] = (w[t] == 0)  # another value (0 <-> nonzero; NaN, inf and the extremes become 0)
     return sr.Matrix.from_coo(r, c, w, nrows=A.nrows, ncols=A.ncols, dtype=A.dtype)
 
 
