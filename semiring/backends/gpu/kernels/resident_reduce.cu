@@ -22,7 +22,8 @@ extern "C" __global__ void reduce_all(i64 n, const bool* xp, const TX* xv, TZ* p
     if (last_block((unsigned int*)(acc + 1)) && threadIdx.x == 0) {
         bool tf = false;
         TZ total = (TZ)0;
-        for (unsigned int k = 0; k < gridDim.x; ++k) fold(tf, total, ((volatile bool*)pfound)[k], ((volatile TZ*)partial)[k]);
+        for (unsigned int k = 0; k < gridDim.x; ++k)
+            fold(tf, total, ((volatile bool*)pfound)[k], ((volatile TZ*)partial)[k]);
         result[0] = tf ? total : identity;
     }
 }
