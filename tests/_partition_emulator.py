@@ -1,5 +1,5 @@
 """NumPy emulation of the device operations of ``semiring.backends.gpu.partition`` (the kernels
-of ``kernels/partition.cu`` and the CuPy steps of ``CupyOps``), for running the GPU module's
+of ``kernels/partition_*.cu`` and the CuPy steps of ``CupyOps``), for running the GPU module's
 multilevel scheme and Kernighan-Lin V-cycles without a GPU.
 
 Each method computes what its kernels compute, from the definitions, over whole arrays: the

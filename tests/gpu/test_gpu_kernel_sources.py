@@ -10,6 +10,7 @@ import pytest
 
 from semiring.backends.gpu import (bfs_strategies, compiler, multi_source, paths, products, reduce, sssp_strategies,
                                    traversal)
+from semiring.backends.gpu._partition_layout import KERNEL_FILES
 from semiring.ops import semiring as S
 
 ROOT = Path(compiler.__file__).resolve().parents[2]
@@ -38,15 +39,58 @@ def test_no_cuda_source_left_in_python_strings():
 
 
 @pytest.mark.parametrize("filename", ["coloring.cu", "traversal.cu", "paths.cu", "bfs_strategies.cu",
-                                      "sssp_strategies.cu", "distributed_bfs.cu", "multi_source.cu"])
+                                      "sssp_strategies.cu", "distributed_bfs.cu", "multi_source.cu",
+                                      "resident_write.cu", "resident_products.cu", "resident_reduce.cu",
+                                      "partition_coarsen.cu", "partition_refine.cu", "partition_rebalance.cu"])
 def test_headers_are_pasted_once(filename):
     code = compiler.code(filename, {"A_NAME": 1})
     assert code.startswith("#define A_NAME 1\n")
     assert "#include" not in code
     assert code.count("typedef long long i64;") == 1
     assert code.count("__device__ __forceinline__ unsigned lane_id()") == 1
+    assert code.count("bool last_block(") == 1
     if filename in ("coloring.cu", "traversal.cu", "paths.cu", "multi_source.cu"):
         assert code.count("bool group_sync(") == 1
+    if filename in ("resident_products.cu", "resident_reduce.cu"):
+        assert code.count("void block_fold(") == 1
+    if filename.startswith("partition_"):
+        assert code.count("#define S_DONE 6") == 1
+
+
+_DEVICE = re.compile(r"__device__\s+(?:__forceinline__\s+)?(?:[\w:<>*&]+\s+)+?(\w+)\s*\(")
+
+
+def _uncommented(text):
+    return re.sub(r"//[^\n]*", "", text)
+
+
+def test_every_device_function_called_is_in_the_compiled_text():
+    """A kernel file compiles on its own: each ``__device__`` function of any kernel source that
+    its text calls is defined in that text (the file or a header it includes)."""
+    sources = list(compiler.KERNELS.glob("*.cu")) + list(compiler.KERNELS.glob("*.cuh"))
+    device = set()
+    for p in sources:
+        device |= set(_DEVICE.findall(_uncommented(p.read_text())))
+    device.discard("cudaGraphSetConditional")  # (the CUDA runtime's)
+    assert {"last_block", "block_fold", "group_conn", "allowed_at", "append", "heaviest"} <= device
+    for p in compiler.KERNELS.glob("*.cu"):
+        code = _uncommented(compiler.code(p.name))
+        called = {n for n in device if re.search(r"\b%s\s*(?:<[^;()]*>)?\s*\(" % n, code)}
+        defined = set(_DEVICE.findall(code)) | set(_GLOBAL.findall(code))
+        assert called <= defined, (p.name, called - defined)
+
+
+def test_every_kernel_python_asks_for_is_in_its_file():
+    """The (file, kernel) pairs named in the Python sources, and the partitioner's table of
+    files, name ``extern "C" __global__`` functions of those files."""
+    pairs = {(f, k) for k, f in KERNEL_FILES.items()}
+    for p in _python_sources():
+        pairs |= set(re.findall(r'"(\w+\.cu)", *"(\w+)"', p.read_text()))
+    assert {("resident_write.cu", "pointwise"), ("resident_products.cu", "product"),
+            ("resident_products.cu", "estimate"), ("resident_reduce.cu", "reduce_all"),
+            ("recording.cu", "set_condition"), ("partition_refine.cu", "jet_condition")} <= pairs
+    for filename, name in pairs:
+        assert name in _GLOBAL.findall(compiler.code(filename)), (filename, name)
 
 
 def test_definitions_keep_their_order_and_a_line_each():

@@ -1,5 +1,6 @@
-"""What the GPU partitioner's kernels (``kernels/partition.cu``) expect from the host: the
-constants mirrored from the kernel source (status slots, the rebalancing keys' bucket bits,
+"""What the GPU partitioner's kernels (``kernels/partition_*.cu``, sharing
+``kernels/partition.cuh``) expect from the host: which file holds each kernel, the constants
+mirrored from the kernel sources (status slots, the rebalancing keys' bucket bits,
 block and chunk sizes, shared memory), the layout of the rebalancing keys and of the matching's
 ranks, the lanes per vertex of the group kernels, and the workspace of device arrays the
 refinement steps share.
@@ -14,15 +15,25 @@ import math
 
 import numpy as np
 
+#: The file in ``kernels/`` of each kernel: coarsening (matching, contraction), refinement (label
+#: propagation, the status of a step, the device loop, the part weights and the cut) and
+#: rebalancing.
+KERNEL_FILES = {
+    **dict.fromkeys(("match_init", "match_propose", "match_resolve", "match_hubkey", "match_pairs", "coarse_flags",
+                     "coarse_keys", "coarse_starts", "coarse_fill", "coarse_sum"), "partition_coarsen.cu"),
+    **dict.fromkeys(("jet_lp", "jet_afterburner", "jet_apply", "jet_status", "jet_copy", "jet_condition",
+                     "scatter_add_i64", "edge_cut"), "partition_refine.cu"),
+    **dict.fromkeys(("rb_conn", "rb_level", "rb_evict", "rb_rest", "rb_assign"), "partition_rebalance.cu"),
+}
 #: Bits of the loss bucket in a rebalancing key (sign, exponent and 3 mantissa bits of float32).
 BUCKET_BITS = 12
-#: status slots (kernels/partition.cu: S_*)
+#: status slots (kernels/partition.cuh: S_*)
 S_CUT, S_IMB, S_BCUT, S_BIMB, S_COUNT, S_ROUNDS, S_DONE, S_COPY, S_MAXR, S_ITER = range(10)
 _M64 = (1 << 64) - 1
 
 
 def seed_mix(seed):
-    """The matching's rank constant of ``seed`` (kernels/partition.cu: rank_of)."""
+    """The matching's rank constant of ``seed`` (kernels/partition_coarsen.cu: rank_of)."""
     return (int(seed) * 0xBF58476D1CE4E5B9) & _M64
 
 
@@ -41,7 +52,7 @@ def digits(n, k):
 BLOCK = 256
 #: Most blocks of a grid-stride launch that ends in a last-block step.
 MAX_BLOCKS = 2048
-#: Vertices per block of the chunked rebalancing kernels (kernels/partition.cu: CH).
+#: Vertices per block of the chunked rebalancing kernels (kernels/partition.cuh: CH).
 CHUNK = 256 * 8
 #: Shared memory a block of the connection kernels may use for its groups' arrays (bytes).
 SHARED_BYTES = 48 * 1024

@@ -226,7 +226,7 @@ def _matvec_plan(A, u, semiring, write, code, is_vxm, lanes, skewed, B, P, t_lis
     tin = np.dtype(np.int64) if f.positional else f.input_dtype(first, second)
     mk = write.defines(tz, tc)
     term = None if m.is_any else m.terminal_for(tz)
-    d = dict(PRODUCT=1, TZ=_ctype(tz), TIN=_ctype(tin), TU=_ctype(du), TA=_ctype(da), TM=mk["TM"],
+    d = dict(TZ=_ctype(tz), TIN=_ctype(tin), TU=_ctype(du), TA=_ctype(da), TM=mk["TM"],
              MASK=mk["MASK"], MCOMP=mk["MCOMP"], MULT=f"({f.cuda})",
              MONOID="(y)" if m.is_any else f"({m.op.cuda})", IS_ANY=int(m.is_any), IS_VXM=int(is_vxm),
              DIRECTION=code, PULL_BIAS=repr(float(PULL_BIAS)), COMBINE=combine or ";", ROW_LANES=lanes,
@@ -236,8 +236,8 @@ def _matvec_plan(A, u, semiring, write, code, is_vxm, lanes, skewed, B, P, t_lis
     for name, M in (("B", B), ("P", P)):
         M = M if M is not None else A
         d[name + "PT"], d[name + "XT"] = _ctype(M._rowptr.dtype), _ctype(M._indices.dtype)
-    kern = _compile("product", d)
-    est = _compile("estimate", d) if skewed and code in (0, 1) else None
+    kern = _compile("resident_products.cu", "product", d)
+    est = _compile("resident_products.cu", "estimate", d) if skewed and code in (0, 1) else None
     wplan = _build_pointwise("product_write", "tp = xp[i]; if (tp) tv = xv[i];", dict(TX=tz), write, tz,
                              never_nan=never_nan, reset_x=rest, driver=driver)
     if kern is None or wplan is None or (skewed and code in (0, 1) and est is None):

@@ -48,9 +48,9 @@ def _reduce_plan(x, m, d):
     if not _castable(x.dtype, d) or (not m.is_any and m.op.name in ("div", "rdiv") and d.kind in "biu"):
         return None
     ident = m.identity_for(d)
-    defs = dict(REDUCE=1, TX=_ctype(x.dtype), TZ=_ctype(d), TM="bool", IS_ANY=int(m.is_any),
+    defs = dict(TX=_ctype(x.dtype), TZ=_ctype(d), IS_ANY=int(m.is_any),
                 MONOID="(y)" if m.is_any else f"({m.op.cuda})", HAS_TERMINAL=0, TERMINAL=0)
-    kern = _compile("reduce_all", defs)
+    kern = _compile("resident_reduce.cu", "reduce_all", defs)
     return None if kern is None else (kern, d.type(0 if ident is None else ident))
 
 

@@ -248,13 +248,13 @@ def _build_pointwise(what, term, types, write, tz, never_nan=False, reset_x=None
     if not write.ok(tz, tc, never_nan):
         return None
     list_out = write.list_out()
-    d = dict(POINTWISE=1, RESET_X=int(reset_x is not None), LIST_OUT=int(list_out), DRIVER=driver,
+    d = dict(RESET_X=int(reset_x is not None), LIST_OUT=int(list_out), DRIVER=driver,
              **write.defines(tz, tc))
     d.update({k: _ctype(v) for k, v in types.items()})
     d["TERM"] = "{ " + term + " }"
     for k in ("TX", "TY", "TS"):
         d.setdefault(k, "bool")
-    kern = _compile("pointwise", d)
+    kern = _compile("resident_write.cu", "pointwise", d)
     if kern is None:
         return None
     tx = np.dtype(types.get("TX", "bool"))
@@ -300,10 +300,11 @@ def _launch_pointwise(plan, n, write, x=None, y=None, scalar=None, thunk=0):
     return out
 
 
-def _compile(name, defines):
-    """The compiled kernel, or None if NVRTC refuses this specialization (a user's snippet)."""
+def _compile(filename, name, defines):
+    """The compiled kernel ``name`` of ``kernels/<filename>``, or None if NVRTC refuses this
+    specialization (a user's snippet)."""
     try:
-        return compiler.kernel("resident.cu", name, defines)
+        return compiler.kernel(filename, name, defines)
     except Exception as exc:  # noqa: BLE001 - a snippet NVRTC rejects: the generic path computes it
         if type(exc).__name__ not in ("CompileException", "NVRTCError"):
             raise

@@ -45,7 +45,7 @@ the host, for its initial partition.
 size, in V-cycles that keep the bisection: every kept partition has exactly the starting sizes,
 and the cut never rises above the start's.
 
-The kernels are in ``kernels/partition.cu`` (what they expect from the host, constants and
+The kernels are in ``kernels/partition_*.cu`` (what they expect from the host, constants and
 workspace, is in :mod:`semiring.backends.gpu._partition_layout`); the work over all edges (connections to the parts,
 the afterburner, the proposals of the matching, the cut) is one thread group per vertex. Results
 depend only on the seed; with integer weights every sum is exact, so they equal the NumPy
@@ -68,8 +68,8 @@ import numpy as np
 
 from ... import _host
 from ._partition_layout import (  # noqa: F401 (the kernels' constants and layout: importable here too)
-    BLOCK, BUCKET_BITS, CHUNK, MAX_BLOCKS, MAX_PARTS, S_BCUT, S_BIMB, S_COPY, S_COUNT, S_CUT, S_DONE, S_IMB, S_ITER,
-    S_MAXR, S_ROUNDS, SHARED_BYTES, Refinement, Workspace, digits, lanes_per_vertex, seed_mix,
+    BLOCK, BUCKET_BITS, CHUNK, KERNEL_FILES, MAX_BLOCKS, MAX_PARTS, S_BCUT, S_BIMB, S_COPY, S_COUNT, S_CUT, S_DONE,
+    S_IMB, S_ITER, S_MAXR, S_ROUNDS, SHARED_BYTES, Refinement, Workspace, digits, lanes_per_vertex, seed_mix,
 )
 
 #: Handshake rounds of the matching per level.
@@ -276,7 +276,7 @@ def bisection(ops, indptr, indices, w, n, side, uniform, max_rounds, seed=0, coa
 
 
 # ---------------------------------------------------------------------------------------------
-# the device operations (kernels/partition.cu; their constants and workspace: _partition_layout)
+# the device operations (kernels/partition_*.cu; their files, constants, workspace: _partition_layout)
 # ---------------------------------------------------------------------------------------------
 
 class CupyOps:
@@ -330,7 +330,7 @@ class CupyOps:
             d = {"IPT": ipt, "IXT": ixt, "TPV": tpv, "BUCKET_BITS": BUCKET_BITS}
             if loop:
                 d["LOOP"] = 1
-            kern = self._kernels[key] = compiler.kernel("partition.cu", name, d)
+            kern = self._kernels[key] = compiler.kernel(KERNEL_FILES[name], name, d)
         return kern
 
     @staticmethod

@@ -54,7 +54,7 @@ def _check(result, what):
 
 
 def _loop_kernel():
-    return compiler.kernel("resident.cu", "set_condition", {"LOOP": 1, "TM": "bool"})
+    return compiler.kernel("recording.cu", "set_condition")
 
 
 class _Keep:

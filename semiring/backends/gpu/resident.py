@@ -2,8 +2,9 @@
 
 Every vector an operation here touches is kept in bitmap form (a presence array and a dense
 value array) with its entry count in device memory (``Vector._resident``). The kernels in
-``kernels/resident.cu`` are specialized per (operation, operator snippets, dtypes, mask
-kind, accumulator, replace, device) and cached by :mod:`.compiler`:
+``kernels/resident_{write,products,reduce}.cu`` (sharing ``kernels/resident.cuh``) are
+specialized per (operation, operator snippets, dtypes, mask kind, accumulator, replace,
+device) and cached by :mod:`.compiler`:
 
 - ``ewise_add``, ``ewise_mult``, ``apply``, ``select``, ``assign`` and ``extract`` over the
   whole vector: one ``pointwise`` launch computes T and applies the write step

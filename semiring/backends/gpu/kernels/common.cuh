@@ -36,23 +36,22 @@ __device__ __forceinline__ void count_block(i64 mine, i64* counter) {
     if (threadIdx.x == 0 && total) atomicAdd((u64*)counter, (u64)total);
 }
 
-// Publish a grid's count without a memset before the launch: blocks add into *acc (zero at
-// rest), the last block to finish (a ticket, zero at rest) stores the total in *count and puts
-// both back at rest. (The threadfence reduction of the CUDA samples.)
-__device__ __forceinline__ void count_grid(i64 mine, i64* count, i64* acc) {
-    __shared__ bool last;
-    i64 total = block_sum(mine);
+// "Last block" steps: every block adds its share (counts, partial sums), then takes a ticket;
+// the block with the last ticket sees every block's share and finishes (the threadfence
+// reduction of the CUDA samples). True in every thread of the block that took the grid's last
+// ticket; that block then sees every other block's writes (read them with __ldcg or volatile
+// loads). The ticket (zero at rest) is back at zero afterwards. Every thread of the block must
+// call it.
+__device__ __forceinline__ bool last_block(unsigned int* ticket) {
+    __shared__ bool is_last;
+    __threadfence();
+    __syncthreads();
     if (threadIdx.x == 0) {
-        if (total) atomicAdd((u64*)acc, (u64)total);
-        __threadfence();
-        unsigned int t = atomicAdd((unsigned int*)(acc + 1), 1u);
-        last = (t == gridDim.x - 1);
+        const unsigned int t = atomicAdd(ticket, 1u);
+        is_last = (t == gridDim.x - 1);
+        if (is_last) *ticket = 0u;
     }
     __syncthreads();
-    if (last && threadIdx.x == 0) {
-        __threadfence();
-        *count = (i64)atomicAdd((u64*)acc, 0ull);
-        acc[0] = 0;
-        acc[1] = 0;
-    }
+    if (is_last) __threadfence();
+    return is_last;
 }
