@@ -71,6 +71,17 @@ def _to(self, device, *, backend=None):
     return host.to(device)
 
 
+def _dup(self, dtype=None):
+    """``SSMatrix.dup`` and ``SSVector.dup``: the SuiteSparse object's copy (``GrB_Matrix_dup``,
+    ``GrB_Vector_dup``, C API 2.0, sections 4.2.4 and 4.2.3) when only it holds the content and
+    the dtype stays; else the NumPy container's copy, adopted."""
+    if self._current_host() is None and (dtype is None or np.dtype(dtype) == self._dtype):
+        g = self._gb().dup()
+        g.wait()
+        return from_gb(g, self._dtype)
+    return adopt((Matrix if isinstance(self, Matrix) else Vector).dup(self, dtype))
+
+
 class SSMatrix(Matrix):
     """A ``Matrix`` of the SuiteSparse backend (see the module notes); constructed by
     ``sr.Matrix(..., backend="suitesparse")`` and the other constructors, or ``A.to("cpu",
@@ -163,13 +174,7 @@ class SSMatrix(Matrix):
 
     # -- copies -------------------------------------------------------------------------
     to = _to
-
-    def dup(self, dtype=None):
-        if self._current_host() is None and (dtype is None or np.dtype(dtype) == self._dtype):
-            G = self._gb().dup()  # GrB_Matrix_dup (C API 2.0, section 4.2.4)
-            G.wait()
-            return from_gb(G, self._dtype)
-        return adopt(Matrix.dup(self, dtype))
+    dup = _dup
 
     def __repr__(self):
         return f"<Matrix {self._nrows}x{self._ncols} nvals={self.nvals} dtype={self._dtype.name} cpu suitesparse>"
@@ -250,13 +255,7 @@ class SSVector(Vector):
 
     # -- copies -------------------------------------------------------------------------
     to = _to
-
-    def dup(self, dtype=None):
-        if self._current_host() is None and (dtype is None or np.dtype(dtype) == self._dtype):
-            g = self._gb().dup()  # GrB_Vector_dup (C API 2.0, section 4.2.3)
-            g.wait()
-            return from_gb(g, self._dtype)
-        return adopt(Vector.dup(self, dtype))
+    dup = _dup
 
     def __repr__(self):
         return (f"<Vector size={self._size} nvals={self.nvals} dtype={self._dtype.name} {self.format} cpu "
