@@ -304,11 +304,9 @@ class Conversions:
         """
         from .._memory import require
 
-        what = "Matrix.to_dense"
-        d = self._dtype if fill_value is None else _dt.fill_dtype(self._dtype, fill_value, f"{what} fill_value")
-        if fill_value is None and self.nvals != self.size:
-            raise InvalidValue(f"{what}: {self.size - self.nvals} of {self.size} positions are absent; give fill_value")
-        require(self.size * d.itemsize, f"{what}: a dense {self._nrows} x {self._ncols} {d.name} array", self._device)
+        d = _v.dense_dtype(self, fill_value, "Matrix.to_dense")
+        require(self.size * d.itemsize, f"Matrix.to_dense: a dense {self._nrows} x {self._ncols} {d.name} array",
+                self._device)
         if fill_value is None:
             out = xp_of(self._values).zeros(self.shape, dtype=d)
         else:

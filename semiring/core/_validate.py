@@ -92,6 +92,36 @@ def placed(x, dev, backend):
     return x.to(dev, backend=target)
 
 
+def moved(x, dev, backend, copy):
+    """``x.to(dev, backend=backend)`` of a NumPy or CuPy container ``x``: ``x`` itself where it
+    is already so stored, its SuiteSparse form for that backend on the CPU, else
+    ``copy(dev, xp)`` (a new container on the resolved device ``dev``, ``xp`` its array module)
+    stored by the target backend. InvalidValue or BackendUnavailable as ``x.to`` says."""
+    backend_name(backend, dev)
+    dev = device(dev)
+    if backend is None and dev == x.device:
+        return x
+    target = backend_for(backend, dev, x.shape)
+    if target == x.backend:
+        return x
+    if dev == x.device:  # the CPU, by the SuiteSparse backend
+        from ..backends.suitesparse.containers import from_numpy
+
+        return from_numpy(x)
+    return placed(copy(dev, xp_for(dev)), dev, target)
+
+
+def dense_dtype(x, fill_value, what):
+    """The dtype of the dense form of the container ``x``: its own where ``fill_value`` is None
+    (InvalidValue unless every position is present), else ``numpy.result_type(dtype,
+    fill_value)`` (InvalidValue or DomainMismatch from :func:`semiring.dtypes.fill_dtype`)."""
+    if fill_value is None:
+        if x.nvals != x.size:
+            raise InvalidValue(f"{what}: {x.size - x.nvals} of {x.size} positions are absent; give fill_value")
+        return x.dtype
+    return _dt.fill_dtype(x.dtype, fill_value, f"{what} fill_value")
+
+
 def follow_inputs(result, args, kwargs):
     """The backend rule of operations: a new CPU result (no ``out=``) is a SuiteSparse container
     when any container argument (an operand, or a mask's parent) is one, a NumPy one otherwise;
@@ -145,16 +175,19 @@ def require(x, cls, what):
     return x
 
 
+def _builtin_or(x, registry, cls, what):
+    """``x`` checked to be a ``cls``, or the built-in of ``registry`` it names (a str)."""
+    if isinstance(x, str):
+        return registry.get(x)
+    return require(x, cls, what)
+
+
 def semiring(s, what):
-    if isinstance(s, str):
-        return _semiring.get(s)
-    return require(s, Semiring, f"{what} semiring")
+    return _builtin_or(s, _semiring, Semiring, f"{what} semiring")
 
 
 def monoid(m, what):
-    if isinstance(m, str):
-        return _monoid.get(m)
-    return require(m, Monoid, f"{what} monoid")
+    return _builtin_or(m, _monoid, Monoid, f"{what} monoid")
 
 
 def binary_or_monoid(op, what):
@@ -170,9 +203,7 @@ def binary_or_monoid(op, what):
 
 
 def indexunary(op, what):
-    if isinstance(op, str):
-        return _indexunary.get(op)
-    return require(op, IndexUnaryOp, f"{what} operator")
+    return _builtin_or(op, _indexunary, IndexUnaryOp, f"{what} operator")
 
 
 def unary_like(op, what):

@@ -49,21 +49,9 @@ def ewise_add(x, y, op, *, mask=None, accum=None, replace=False, out=None):
     InvalidValue
         Mixed Vector/Matrix operands, ``replace`` without mask.
     """
-    what = "ewise_add"
-    _v.container(x, f"{what} x")
-    _v.same_shape(x, y, what)
-    f = _v.binary_or_monoid(op, what)
-    zt = f.output_dtype(x.dtype, y.dtype)
-    mask, accum = _write.prepare(out, x.shape, mask, accum, replace, what)
-    _v.same_device(x, out, None if mask is None else mask.parent)
-    r = _resident("ewise", "add", x, y, f, write=(out, mask, accum, replace))
-    if r is NotImplemented:
-        r = _native("ewise", "add", x, y, f, write=(out, mask, accum, replace))
+    f, zt, mask, accum, r = _ewise("add", x, y, op, out, mask, accum, replace)
     if r is not NotImplemented:
         return r
-    if _hyper.huge(x.shape):
-        return _hyper.run(lambda axes, a, b, **w: ewise_add(a, b, f, **w), [(x, (0, 1)), (y, (0, 1))], x.shape,
-                          out, mask, accum, replace)
     full = _both_full(x, y)
     if full is not None:  # the union of two full vectors is their intersection: every position
         tk, xv, yv = full
@@ -73,6 +61,25 @@ def ewise_add(x, y, op, *, mask=None, accum=None, replace=False, out=None):
     yk, yv = y._keys()
     tk, tv = _sp.union(xk, xv, yk, yv, f, zt)
     return _write.write(out, tk, tv, x.shape, mask, accum, replace)
+
+
+def _ewise(kind, x, y, op, out, mask, accum, replace):
+    """The checks and hand-offs that ``ewise_add`` (``kind="add"``) and ``ewise_mult``
+    (``"mult"``) share: ``(op, result dtype, mask, accum, r)``, where ``r`` is the result when a
+    kernel (:func:`_offload`) or the hypersparse split computed it, else NotImplemented."""
+    what = f"ewise_{kind}"
+    _v.container(x, f"{what} x")
+    _v.same_shape(x, y, what)
+    f = _v.binary_or_monoid(op, what)
+    zt = f.output_dtype(x.dtype, y.dtype)
+    mask, accum = _write.prepare(out, x.shape, mask, accum, replace, what)
+    _v.same_device(x, out, None if mask is None else mask.parent)
+    r = _offload("ewise", kind, x, y, f, write=(out, mask, accum, replace))
+    if r is NotImplemented and _hyper.huge(x.shape):
+        again = ewise_add if kind == "add" else ewise_mult
+        r = _hyper.run(lambda axes, a, b, **w: again(a, b, f, **w), [(x, (0, 1)), (y, (0, 1))], x.shape,
+                       out, mask, accum, replace)
+    return f, zt, mask, accum, r
 
 
 def _both_full(x, y):
@@ -90,21 +97,9 @@ def ewise_mult(x, y, op, *, mask=None, accum=None, replace=False, out=None):
 
     Parameters, Returns and Raises as in :func:`ewise_add`.
     """
-    what = "ewise_mult"
-    _v.container(x, f"{what} x")
-    _v.same_shape(x, y, what)
-    f = _v.binary_or_monoid(op, what)
-    f.output_dtype(x.dtype, y.dtype)
-    mask, accum = _write.prepare(out, x.shape, mask, accum, replace, what)
-    _v.same_device(x, out, None if mask is None else mask.parent)
-    r = _resident("ewise", "mult", x, y, f, write=(out, mask, accum, replace))
-    if r is NotImplemented:
-        r = _native("ewise", "mult", x, y, f, write=(out, mask, accum, replace))
+    f, _, mask, accum, r = _ewise("mult", x, y, op, out, mask, accum, replace)
     if r is not NotImplemented:
         return r
-    if _hyper.huge(x.shape):
-        return _hyper.run(lambda axes, a, b, **w: ewise_mult(a, b, f, **w), [(x, (0, 1)), (y, (0, 1))], x.shape,
-                          out, mask, accum, replace)
     # Probe the operand with fewer entries into the other: O(small * log(large)), or
     # O(small) against a bitmap vector; two full vectors meet everywhere.
     full = _both_full(x, y)
@@ -181,9 +176,7 @@ def apply(x, op, *, left=None, right=None, thunk=None, mask=None, accum=None, re
                                f"given left={left!r}, right={right!r}")
         s = _v.bound_scalar(left if left is not None else right, x.dtype, f"{what} scalar")
         left, right = (s, None) if left is not None else (None, s)
-    r = _resident("apply", x, f, left, right, thunk, write=(out, mask, accum, replace))
-    if r is NotImplemented:
-        r = _native("apply", x, f, left, right, thunk, write=(out, mask, accum, replace))
+    r = _offload("apply", x, f, left, right, thunk, write=(out, mask, accum, replace))
     if r is not NotImplemented:
         return r
     vals = x._values if isinstance(x, Matrix) else x._keys()[1]
@@ -237,9 +230,7 @@ def select(x, op, thunk=0, *, mask=None, accum=None, replace=False, out=None):
     if _hyper.huge(x.shape) and (out is not None or mask is not None):
         return _hyper.run(lambda axes, a, **w: select(a, _hyper.reindexed_indexunary(f, axes), thunk, **w),
                           [(x, (0, 1))], x.shape, out, mask, accum, replace)
-    r = _resident("select", x, f, thunk, write=(out, mask, accum, replace))
-    if r is NotImplemented:
-        r = _native("select", x, f, thunk, write=(out, mask, accum, replace))
+    r = _offload("select", x, f, thunk, write=(out, mask, accum, replace))
     if r is not NotImplemented:
         return r
     vals = x._values if isinstance(x, Matrix) else x._keys()[1]
@@ -261,6 +252,13 @@ def select(x, op, thunk=0, *, mask=None, accum=None, replace=False, out=None):
         return Matrix._from_csr(x.nrows, x.ncols, x.dtype, rowptr, x._indices[sel], vals[sel])
     keys = x._keys()[0]
     return _write.write(out, keys[keep], vals[keep], x.shape, mask, accum, replace)
+
+
+def _offload(name, *args, write):
+    """The operation computed by a device-resident GPU kernel (:func:`_resident`) or by
+    SuiteSparse:GraphBLAS (:func:`_native`), or NotImplemented where neither takes it."""
+    r = _resident(name, *args, write=write)
+    return _native(name, *args, write=write) if r is NotImplemented else r
 
 
 def _resident(name, *args, write):

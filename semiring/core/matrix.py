@@ -318,26 +318,18 @@ class Matrix(Conversions):
         BackendUnavailable
             "gpu" without a usable GPU; "suitesparse" without python-graphblas.
         """
-        _v.backend_name(backend, device)
-        device = _v.device(device)
-        if backend is None and device == self._device:
-            return self
-        target = _v.backend_for(backend, device, self.shape)
-        if target == self.backend:
-            return self
-        if device == self._device:  # the CPU, by the SuiteSparse backend
-            from ..backends.suitesparse.containers import from_numpy
+        def copy(dev, xp):
+            if dev == "gpu":
+                # int32 indices while they fit (half the index traffic of the kernels), int64 beyond
+                idx = _construct.index_dtype(xp, self._nrows, self._ncols, self.nvals)
+                return Matrix._from_csr(self._nrows, self._ncols, self._dtype,
+                                        _rowptr.astype(self._rowptr, idx, xp.asarray),
+                                        xp.asarray(self._indices, dtype=idx), xp.asarray(self._values))
+            return Matrix._from_csr(self._nrows, self._ncols, self._dtype,
+                                    _rowptr.astype(self._rowptr, np.int64, asnumpy),
+                                    asnumpy(self._indices).astype(np.int64), asnumpy(self._values))
 
-            return from_numpy(self)
-        xp = _v.xp_for(device)
-        if device == "gpu":
-            # int32 indices while they fit (half the index traffic of the kernels), int64 beyond
-            idx = _construct.index_dtype(xp, self._nrows, self._ncols, self.nvals)
-            return Matrix._from_csr(self._nrows, self._ncols, self._dtype, _rowptr.astype(self._rowptr, idx, xp.asarray),
-                                    xp.asarray(self._indices, dtype=idx), xp.asarray(self._values))
-        out = Matrix._from_csr(self._nrows, self._ncols, self._dtype, _rowptr.astype(self._rowptr, np.int64, asnumpy),
-                               asnumpy(self._indices).astype(np.int64), asnumpy(self._values))
-        return _v.placed(out, device, target)
+        return _v.moved(self, device, backend, copy)
 
     def dup(self, dtype=None):
         """A writable copy, optionally cast to ``dtype``.

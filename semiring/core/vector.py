@@ -395,21 +395,16 @@ class Vector:
         DomainMismatch
             ``fill_value`` is not a bool or number.
         OutOfMemory
-            The dense array would not fit in the memory free now.
+            The dense array, with the bitmap form it is read from, would not fit in the memory
+            free now.
         """
         from .._memory import require
 
-        what = "Vector.to_dense"
-        d = self._dtype if fill_value is None else _dt.fill_dtype(self._dtype, fill_value, f"{what} fill_value")
-        require(self._size * (d.itemsize + self._dtype.itemsize + 1), f"{what}: a dense array of {self._size} "
-                f"{d.name} values", self._device)
+        d = _v.dense_dtype(self, fill_value, "Vector.to_dense")
+        require(self._size * (d.itemsize + self._dtype.itemsize + 1),
+                f"Vector.to_dense: a dense array of {self._size} {d.name} values", self._device)
         present, dense = self._bitmap()
         if fill_value is None:
-            if not present.all():
-                raise InvalidValue(
-                    f"Vector.to_dense: {self._size - self.nvals} of {self._size} positions are absent; "
-                    "give fill_value"
-                )
             return dense.copy()
         out = xp_of(dense).full(self._size, fill_value, dtype=d)
         out[present] = dense[present]
@@ -437,21 +432,12 @@ class Vector:
         BackendUnavailable
             "gpu" without a usable GPU; "suitesparse" without python-graphblas.
         """
-        _v.backend_name(backend, device)
-        device = _v.device(device)
-        if backend is None and device == self._device:
-            return self
-        target = _v.backend_for(backend, device, self.shape)
-        if target == self.backend:
-            return self
-        if device == self._device:  # the CPU, by the SuiteSparse backend
-            from ..backends.suitesparse.containers import from_numpy
+        def copy(dev, xp):
+            idx, vals = self._keys()
+            move = xp.asarray if dev == "gpu" else asnumpy
+            return Vector._from_parts(self._size, self._dtype, move(idx), move(vals))
 
-            return from_numpy(self)
-        idx, vals = self._keys()
-        xp = _v.xp_for(device)
-        move = (lambda a: xp.asarray(a)) if device == "gpu" else asnumpy
-        return _v.placed(Vector._from_parts(self._size, self._dtype, move(idx), move(vals)), device, target)
+        return _v.moved(self, device, backend, copy)
 
     def dup(self, dtype=None):
         """A copy, optionally cast to ``dtype``.

@@ -110,9 +110,13 @@ class ArrayBFS:
             self.level[s] = 0
             if self.parent is not None:
                 self.parent[s] = source
-            self.queue = self.xp.asarray([s], dtype=np.int64)
+            self._enqueue_source(s)
             st[:] = (1, int(self.outdeg[s]), int(self.indeg[s]))
         return st
+
+    def _enqueue_source(self, s):
+        """Make the local vertex ``s`` the whole queue."""
+        self.queue = self.xp.asarray([s], dtype=np.int64)
 
     def _stats(self, new):
         xp = self.xp

@@ -63,16 +63,12 @@ class CudaBFS(ArrayBFS):
         self.q = 0
         self.local_edges = 0
 
+    def _enqueue_source(self, s):
+        self.queue[0] = s
+        self.bits[s >> 5] = np.uint32(1 << (s & 31))
+
     def start(self, source):
-        st = np.zeros(3, dtype=np.int64)
-        if self.lo <= source < self.lo + self.nl:
-            s = source - self.lo
-            self.level[s] = 0
-            if self.parent is not None:
-                self.parent[s] = source
-            self.queue[0] = s
-            self.bits[s >> 5] = np.uint32(1 << (s & 31))
-            st[:] = (1, int(self.outdeg[s]), int(self.indeg[s]))
+        st = super().start(source)
         self.q, self.local_edges = int(st[0]), int(st[1])
         return st
 

@@ -104,6 +104,17 @@ def _check_args(kind, func, name, vectorized, cuda):
     return name or getattr(func, "__name__", None) or default
 
 
+def _setup(op, kind, func, name, output, vectorized, cuda, internal):
+    """The fields every operator has: its name (a user operator's checked by
+    :func:`_check_args`), its function (a user one adapted by :func:`_user_func`), ``output``,
+    ``cuda``, and ``builtin`` (``internal``)."""
+    op.name = name if internal else _check_args(kind, func, name, vectorized, cuda)
+    op._func = func if internal else _user_func(func, vectorized, op.name)
+    op._output = output
+    op.cuda = cuda
+    op.builtin = internal
+
+
 def _resolve_output(output, in_dtype, name):
     if output is None:
         return in_dtype
@@ -148,17 +159,10 @@ class BinaryOp:
 
     def __init__(self, func, name=None, *, output=None, domain=None, vectorized=True, cuda=None,
                  _internal=False, _ufunc=None, _positional=None):
-        if _internal:
-            self.name = name
-        else:
-            self.name = _check_args("BinaryOp", func, name, vectorized, cuda)
-        self._func = func if _internal else _user_func(func, vectorized, self.name)
-        self._output = output
+        _setup(self, "BinaryOp", func, name, output, vectorized, cuda, _internal)
         self.domain = None if domain is None else _dt.lookup(domain, f"domain of {self.name}")
-        self.cuda = cuda
         self._ufunc = _ufunc
         self.positional = _positional
-        self.builtin = _internal
 
     def __repr__(self):
         return f"BinaryOp({self.name})"
@@ -224,15 +228,8 @@ class UnaryOp:
 
     def __init__(self, func, name=None, *, output=None, domain=None, vectorized=True, cuda=None,
                  _internal=False):
-        if _internal:
-            self.name = name
-        else:
-            self.name = _check_args("UnaryOp", func, name, vectorized, cuda)
-        self._func = func if _internal else _user_func(func, vectorized, self.name)
-        self._output = output
+        _setup(self, "UnaryOp", func, name, output, vectorized, cuda, _internal)
         self.domain = None if domain is None else _dt.lookup(domain, f"domain of {self.name}")
-        self.cuda = cuda
-        self.builtin = _internal
 
     def __repr__(self):
         return f"UnaryOp({self.name})"
@@ -276,16 +273,10 @@ class IndexUnaryOp:
 
     def __init__(self, func, name=None, *, output=None, structural=False, vectorized=True, cuda=None,
                  _internal=False):
-        if _internal:
-            self.name = name
-        else:
-            self.name = _check_args("IndexUnaryOp", func, name, vectorized, cuda)
+        _setup(self, "IndexUnaryOp", func, name, output, vectorized, cuda, _internal)
+        if not _internal:
             _checks.flag(structural, "IndexUnaryOp", "structural")
-        self._func = func if _internal else _user_func(func, vectorized, self.name)
-        self._output = output
         self.structural = structural
-        self.cuda = cuda
-        self.builtin = _internal
 
     def __repr__(self):
         return f"IndexUnaryOp({self.name})"

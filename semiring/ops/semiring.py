@@ -70,58 +70,34 @@ class Semiring:
             ) from None
 
 
+def _family(monoid, *multiplies):
+    """The semirings of ``monoid`` with each of ``multiplies``, in that order."""
+    return tuple(Semiring(monoid, m) for m in multiplies)
+
+
 _M, _B = _m, _b
 # Arithmetic and tropical semirings.
-plus_times = Semiring(_M.plus, _B.times)
-plus_plus = Semiring(_M.plus, _B.plus)
-plus_min = Semiring(_M.plus, _B.min)
-plus_first = Semiring(_M.plus, _B.first)
-plus_second = Semiring(_M.plus, _B.second)
-plus_pair = Semiring(_M.plus, _B.pair)
-times_times = Semiring(_M.times, _B.times)
-min_plus = Semiring(_M.min, _B.plus)
-min_times = Semiring(_M.min, _B.times)
-min_max = Semiring(_M.min, _B.max)
-min_first = Semiring(_M.min, _B.first)
-min_second = Semiring(_M.min, _B.second)
-min_pair = Semiring(_M.min, _B.pair)
-max_plus = Semiring(_M.max, _B.plus)
-max_times = Semiring(_M.max, _B.times)
-max_min = Semiring(_M.max, _B.min)
-max_first = Semiring(_M.max, _B.first)
-max_second = Semiring(_M.max, _B.second)
-max_pair = Semiring(_M.max, _B.pair)
+plus_times, plus_plus, plus_min, plus_first, plus_second, plus_pair = _family(
+    _M.plus, _B.times, _B.plus, _B.min, _B.first, _B.second, _B.pair)
+(times_times,) = _family(_M.times, _B.times)
+min_plus, min_times, min_max, min_first, min_second, min_pair = _family(
+    _M.min, _B.plus, _B.times, _B.max, _B.first, _B.second, _B.pair)
+max_plus, max_times, max_min, max_first, max_second, max_pair = _family(
+    _M.max, _B.plus, _B.times, _B.min, _B.first, _B.second, _B.pair)
 # Boolean semirings.
-lor_land = Semiring(_M.lor, _B.land)
-land_lor = Semiring(_M.land, _B.lor)
-lxor_land = Semiring(_M.lxor, _B.land)
-lor_first = Semiring(_M.lor, _B.first)
-lor_second = Semiring(_M.lor, _B.second)
-lor_pair = Semiring(_M.lor, _B.pair)
+lor_land, lor_first, lor_second, lor_pair = _family(_M.lor, _B.land, _B.first, _B.second, _B.pair)
+(land_lor,) = _family(_M.land, _B.lor)
+(lxor_land,) = _family(_M.lxor, _B.land)
 # "any" semirings: the reduction keeps any one value and may stop at the first.
-any_pair = Semiring(_M.any, _B.pair)
-any_first = Semiring(_M.any, _B.first)
-any_second = Semiring(_M.any, _B.second)
-any_plus = Semiring(_M.any, _B.plus)
-any_times = Semiring(_M.any, _B.times)
+any_pair, any_first, any_second, any_plus, any_times = _family(_M.any, _B.pair, _B.first, _B.second, _B.plus, _B.times)
 # Bitwise semirings (bitsets: "which colours do my neighbours use").
-bor_second = Semiring(_M.bor, _B.second)
-bor_band = Semiring(_M.bor, _B.band)
-band_bor = Semiring(_M.band, _B.bor)
-bxor_band = Semiring(_M.bxor, _B.band)
+bor_second, bor_band = _family(_M.bor, _B.second, _B.band)
+(band_bor,) = _family(_M.band, _B.bor)
+(bxor_band,) = _family(_M.bxor, _B.band)
 # Positional semirings (BFS parents, "which neighbour").
-any_firsti = Semiring(_M.any, _B.firsti)
-any_firstj = Semiring(_M.any, _B.firstj)
-any_secondi = Semiring(_M.any, _B.secondi)
-any_secondj = Semiring(_M.any, _B.secondj)
-min_firsti = Semiring(_M.min, _B.firsti)
-min_firstj = Semiring(_M.min, _B.firstj)
-min_secondi = Semiring(_M.min, _B.secondi)
-min_secondj = Semiring(_M.min, _B.secondj)
-max_firsti = Semiring(_M.max, _B.firsti)
-max_firstj = Semiring(_M.max, _B.firstj)
-max_secondi = Semiring(_M.max, _B.secondi)
-max_secondj = Semiring(_M.max, _B.secondj)
+any_firsti, any_firstj, any_secondi, any_secondj = _family(_M.any, _B.firsti, _B.firstj, _B.secondi, _B.secondj)
+min_firsti, min_firstj, min_secondi, min_secondj = _family(_M.min, _B.firsti, _B.firstj, _B.secondi, _B.secondj)
+max_firsti, max_firstj, max_secondi, max_secondj = _family(_M.max, _B.firsti, _B.firstj, _B.secondi, _B.secondj)
 
 SEMIRING = {
     s.name: s

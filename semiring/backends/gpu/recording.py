@@ -170,33 +170,12 @@ def run_while(u, body, it, limit):
     one CUDA graph ``[set condition] -> WHILE { body; set condition }``, where setting the
     condition also advances ``it`` when the loop goes on. The host does not wait; the caller's
     stream orders what follows."""
-    rt = _cudart()
     set_condition = _loop_kernel()
     count = u._resident()[2]
     counter = it._array
     limit = np.int64(limit)
-    graph = _check(rt.cudaGraphCreate(0), "cudaGraphCreate")
-    handle = _check(rt.cudaGraphConditionalHandleCreate(graph, 0, 0), "cudaGraphConditionalHandleCreate")
-    h = np.uint64(int(handle))
-    keep_first, _ = _capture(graph, lambda: set_condition((1,), (32,), (h, count, counter, limit)), "while_nonempty")
-    (first,) = _graph_nodes(graph)
-    params = rt.cudaGraphNodeParams()
-    params.type = rt.cudaGraphNodeType.cudaGraphNodeTypeConditional
-    params.conditional.handle = handle
-    params.conditional.type = rt.cudaGraphConditionalNodeType.cudaGraphCondTypeWhile
-    params.conditional.size = 1
-    _check(rt.cudaGraphAddNode(graph, [first], None, 1, params), "cudaGraphAddNode")
-    body_graph = params.conditional.phGraph_out[0]
-
-    def iteration():
-        body(it)
-        set_condition((1,), (32,), (h, count, counter, limit))
-
-    keep, _ = _capture(body_graph, iteration, "while_nonempty")
-    g = Graph(graph, [keep_first, keep], None)
-    g.launch()
-    _retire(g)
-    return g
+    return run_loop(lambda h: set_condition((1,), (32,), (h, count, counter, limit)), lambda: body(it),
+                    what="while_nonempty")
 
 
 def run_loop(cond, body, keep=(), what="run_loop"):

@@ -49,6 +49,39 @@ def _target(backend, device):
     return for_new(backend, device, ())
 
 
+def _numpy_twin(x):
+    """A new NumPy container with the content of the CPU numpy container ``x``, on the same
+    arrays (those never written in place: a matrix's CSR, a vector's sparse form)."""
+    if isinstance(x, Matrix):
+        return Matrix._from_csr(x._nrows, x._ncols, x._dtype, x._rowptr, x._indices, x._values)
+    return Vector._from_parts(x._size, x._dtype, *x._keys())
+
+
+def _to(self, device, *, backend=None):
+    """``SSMatrix.to`` and ``SSVector.to``: itself for the SuiteSparse backend, a NumPy
+    container on its NumPy form's arrays for the "numpy" one, else that form moved."""
+    _v.backend_name(backend, device)
+    device = _v.device(device)
+    target = "suitesparse" if backend is None and device == "cpu" else _target(backend, device)
+    if target == "suitesparse":
+        return self
+    host = self._host()
+    if device == "cpu":
+        return _numpy_twin(host)
+    return host.to(device)
+
+
+def _dup(self, dtype=None):
+    """``SSMatrix.dup`` and ``SSVector.dup``: the SuiteSparse object's copy (``GrB_Matrix_dup``,
+    ``GrB_Vector_dup``, C API 2.0, sections 4.2.4 and 4.2.3) when only it holds the content and
+    the dtype stays; else the NumPy container's copy, adopted."""
+    if self._current_host() is None and (dtype is None or np.dtype(dtype) == self._dtype):
+        g = self._gb().dup()
+        g.wait()
+        return from_gb(g, self._dtype)
+    return adopt((Matrix if isinstance(self, Matrix) else Vector).dup(self, dtype))
+
+
 class SSMatrix(Matrix):
     """A ``Matrix`` of the SuiteSparse backend (see the module notes); constructed by
     ``sr.Matrix(..., backend="suitesparse")`` and the other constructors, or ``A.to("cpu",
@@ -140,23 +173,8 @@ class SSMatrix(Matrix):
         return "hypersparse" if self._gb().ss.format.startswith("hyper") else "csr"
 
     # -- copies -------------------------------------------------------------------------
-    def to(self, device, *, backend=None):
-        _v.backend_name(backend, device)
-        device = _v.device(device)
-        target = "suitesparse" if backend is None and device == "cpu" else _target(backend, device)
-        if target == "suitesparse":
-            return self
-        host = self._host()
-        if device == "cpu":  # a numpy Matrix sharing the (never rewritten) arrays
-            return Matrix._from_csr(self._nrows, self._ncols, self._dtype, host._rowptr, host._indices, host._values)
-        return host.to(device)
-
-    def dup(self, dtype=None):
-        if self._current_host() is None and (dtype is None or np.dtype(dtype) == self._dtype):
-            G = self._gb().dup()  # GrB_Matrix_dup (C API 2.0, section 4.2.4)
-            G.wait()
-            return from_gb(G, self._dtype)
-        return adopt(Matrix.dup(self, dtype))
+    to = _to
+    dup = _dup
 
     def __repr__(self):
         return f"<Matrix {self._nrows}x{self._ncols} nvals={self.nvals} dtype={self._dtype.name} cpu suitesparse>"
@@ -236,23 +254,8 @@ class SSVector(Vector):
         return "bitmap" if self._gb().ss.format in ("bitmap", "full") else "sparse"
 
     # -- copies -------------------------------------------------------------------------
-    def to(self, device, *, backend=None):
-        _v.backend_name(backend, device)
-        device = _v.device(device)
-        target = "suitesparse" if backend is None and device == "cpu" else _target(backend, device)
-        if target == "suitesparse":
-            return self
-        host = self._host()
-        if device == "cpu":  # a numpy Vector on the sparse arrays (never written in place)
-            return Vector._from_parts(self._size, self._dtype, *host._keys())
-        return host.to(device)
-
-    def dup(self, dtype=None):
-        if self._current_host() is None and (dtype is None or np.dtype(dtype) == self._dtype):
-            g = self._gb().dup()  # GrB_Vector_dup (C API 2.0, section 4.2.3)
-            g.wait()
-            return from_gb(g, self._dtype)
-        return adopt(Vector.dup(self, dtype))
+    to = _to
+    dup = _dup
 
     def __repr__(self):
         return (f"<Vector size={self._size} nvals={self.nvals} dtype={self._dtype.name} {self.format} cpu "
@@ -295,9 +298,7 @@ def from_numpy(x):
     """A SuiteSparse container with the content of the CPU numpy container ``x``, sharing its
     arrays that are never written in place (a matrix's CSR, a vector's sparse form); ``x``
     itself when it cannot be one (a dimension above ``2**60``)."""
-    if isinstance(x, Matrix):
-        return adopt(Matrix._from_csr(x._nrows, x._ncols, x._dtype, x._rowptr, x._indices, x._values))
-    return adopt(Vector._from_parts(x._size, x._dtype, *x._keys()))
+    return adopt(_numpy_twin(x))
 
 
 def from_gb(obj, dtype):

@@ -259,6 +259,12 @@ def _level_patterns(A, src, max_depth, undirected):
                             device=A.device) for lo, hi in zip(bounds[:-1], bounds[1:])]
 
 
+def _hop_levels(G, sources, max_depth):
+    """The BFS level patterns (:func:`_level_patterns`) of each batch of ``sources``."""
+    for src in batches(np.asarray(sources, dtype=np.int64), G.n):
+        yield _level_patterns(G.A, src, max_depth, G.kind == "undirected")
+
+
 def _npred(prev, A, level):
     # npred<level.S> = one(level d-1) plus.pair A   (the DAG in-edges of each vertex of level d)
     return _core.mxm(prev, A, semiring.plus_pair, mask=level.S).dup("float64")
@@ -279,11 +285,9 @@ def load_dependencies(G, sources, max_depth=None):
     -------
     numpy float64 array, shape (n,)
     """
-    n = G.n
     A, AT = G.A, G.AT
-    load = np.zeros(n)
-    for src in batches(np.asarray(sources, dtype=np.int64), n):
-        lv = _level_patterns(A, src, max_depth, G.kind == "undirected")
+    load = np.zeros(G.n)
+    for lv in _hop_levels(G, sources, max_depth):
         t = None  # t - 1 on the level below
         for d in range(len(lv) - 1, 0, -1):
             if t is not None:
@@ -315,11 +319,9 @@ def edge_load_dependencies(G, sources, max_depth=None):
     Matrix of float64, shape (n, n), or None
         On A's pattern; None where nothing was added.
     """
-    n = G.n
     A, AT = G.A, G.AT
     acc = np.zeros(A.nvals)
-    for src in batches(np.asarray(sources, dtype=np.int64), n):
-        lv = _level_patterns(A, src, max_depth, G.kind == "undirected")
+    for lv in _hop_levels(G, sources, max_depth):
         S = None  # the sum of u over each vertex's children, on the level below
         for d in range(len(lv) - 1, 0, -1):
             um1 = None

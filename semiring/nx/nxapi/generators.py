@@ -354,17 +354,26 @@ def _two_parts_reason(m, n, create_using=None):
     return _nodes_reason(m, "m") or _nodes_reason(n, "n") or _create_reason(create_using)
 
 
-@checked_by(_two_parts_reason)
-def lollipop_graph(m, n, create_using=None):
-    """networkx.lollipop_graph: a clique of m nodes joined to a path of n nodes."""
+def _two_parts(m, n):
+    """The nodes of the two parts of a lollipop or tadpole graph, as networkx reads ``m`` (at
+    least 2 nodes) and ``n`` (numbered on from ``m`` when both are numbers): ``(m_nodes,
+    n_nodes, numbered)``."""
     m, m_nodes = _nodes_or_number(m)
     M = len(m_nodes)
     if M < 2:
         raise nx.NetworkXError("Invalid description: m should indicate at least 2 nodes")
     n, n_nodes = _nodes_or_number(n)
-    if isinstance(m, numbers.Integral) and isinstance(n, numbers.Integral):
+    numbered = isinstance(m, numbers.Integral) and isinstance(n, numbers.Integral)
+    if numbered:
         n_nodes = list(range(M, M + n))
-    N = len(n_nodes)
+    return m_nodes, n_nodes, numbered
+
+
+@checked_by(_two_parts_reason)
+def lollipop_graph(m, n, create_using=None):
+    """networkx.lollipop_graph: a clique of m nodes joined to a path of n nodes."""
+    m_nodes, n_nodes, _ = _two_parts(m, n)
+    M, N = len(m_nodes), len(n_nodes)
     _no_directed(create_using)
     nodes = list(m_nodes) + list(n_nodes)
     if len(set(nodes)) != M + N:
@@ -377,19 +386,14 @@ def lollipop_graph(m, n, create_using=None):
 @checked_by(_two_parts_reason)
 def tadpole_graph(m, n, create_using=None):
     """networkx.tadpole_graph: a cycle of m nodes joined to a path of n nodes."""
-    m, m_nodes = _nodes_or_number(m)
+    m_nodes, n_nodes, numbered = _two_parts(m, n)
     M = len(m_nodes)
-    if M < 2:
-        raise nx.NetworkXError("Invalid description: m should indicate at least 2 nodes")
-    n, n_nodes = _nodes_or_number(n)
-    if isinstance(m, numbers.Integral) and isinstance(n, numbers.Integral):
-        n_nodes = list(range(M, M + n))
     _no_directed(create_using)
     cu, cv = _pairwise(M, cyclic=True)
     path = [m_nodes[-1], *n_nodes]
     pairs = [(m_nodes[a], m_nodes[b]) for a, b in zip(cu.tolist(), cv.tolist())] + list(zip(path, path[1:]))
     if len(n_nodes) > 64:  # integer labels: the same, vectorised
-        if isinstance(m, numbers.Integral) and isinstance(n, numbers.Integral):
+        if numbered:
             N = len(n_nodes)
             pu = np.concatenate(([M - 1], np.arange(M, M + N - 1, dtype=np.int64)))
             pv = np.arange(M, M + N, dtype=np.int64)

@@ -75,6 +75,25 @@ def _one_source(G, source, weight, method, *, reverse, paths):
     return {v: p[::-1] for v, p in out.items()} if reverse else out
 
 
+def _by_case(G, source, target, weight, method, *, paths, all_pairs, one_pair):
+    """networkx's case split of ``shortest_path`` (``paths``) and ``shortest_path_length``: all
+    pairs without source and target (``all_pairs[method](G[, weight=weight])``), one source (or,
+    along reversed edges, one target) with one of them, ``one_pair[method](source, target,
+    weight)`` with both; ``method`` is "unweighted" where ``weight`` is None."""
+    _check_method(method)
+    method = "unweighted" if weight is None else method
+    _eager(G, weight, method)
+    if source is None:
+        if target is None:
+            if method == "unweighted":
+                return all_pairs[method](G)
+            return all_pairs[method](G, weight=weight)
+        return _one_source(G, target, weight, method, reverse=True, paths=paths)
+    if target is None:
+        return _one_source(G, source, weight, method, reverse=False, paths=paths)
+    return one_pair[method](source, target, weight)
+
+
 @checked_by(_reason)
 def shortest_path(G, source=None, target=None, weight=None, method="dijkstra"):
     """networkx.shortest_path: paths by BFS (``weight=None``), Dijkstra or Bellman-Ford.
@@ -86,24 +105,14 @@ def shortest_path(G, source=None, target=None, weight=None, method="dijkstra"):
     Raises ValueError for an unknown method, networkx.NodeNotFound, networkx.NetworkXNoPath and
     networkx.NetworkXUnbounded as networkx does.
     """
-    _check_method(method)
-    method = "unweighted" if weight is None else method
-    _eager(G, weight, method)
-    if source is None:
-        if target is None:
-            if method == "unweighted":
-                return all_pairs_shortest_path(G)
-            if method == "dijkstra":
-                return all_pairs_dijkstra_path(G, weight=weight)
-            return all_pairs_bellman_ford_path(G, weight=weight)
-        return _one_source(G, target, weight, method, reverse=True, paths=True)
-    if target is None:
-        return _one_source(G, source, weight, method, reverse=False, paths=True)
-    if method == "unweighted":
-        return bidirectional_shortest_path(G, source, target)
-    if method == "dijkstra":
-        return bidirectional_dijkstra(G, source, target, weight)[1]
-    return bellman_ford_path(G, source, target, weight)
+    return _by_case(
+        G, source, target, weight, method, paths=True,
+        all_pairs={"unweighted": all_pairs_shortest_path, "dijkstra": all_pairs_dijkstra_path,
+                   "bellman-ford": all_pairs_bellman_ford_path},
+        one_pair={"unweighted": lambda s, t, w: bidirectional_shortest_path(G, s, t),
+                  "dijkstra": lambda s, t, w: bidirectional_dijkstra(G, s, t, w)[1],
+                  "bellman-ford": lambda s, t, w: bellman_ford_path(G, s, t, w)},
+    )
 
 
 @checked_by(_reason)
@@ -117,24 +126,14 @@ def shortest_path_length(G, source=None, target=None, weight=None, method="dijks
     Raises ValueError for an unknown method, networkx.NodeNotFound, networkx.NetworkXNoPath and
     networkx.NetworkXUnbounded as networkx does.
     """
-    _check_method(method)
-    method = "unweighted" if weight is None else method
-    _eager(G, weight, method)
-    if source is None:
-        if target is None:
-            if method == "unweighted":
-                return all_pairs_shortest_path_length(G)
-            if method == "dijkstra":
-                return all_pairs_dijkstra_path_length(G, weight=weight)
-            return all_pairs_bellman_ford_path_length(G, weight=weight)
-        return _one_source(G, target, weight, method, reverse=True, paths=False)
-    if target is None:
-        return _one_source(G, source, weight, method, reverse=False, paths=False)
-    if method == "unweighted":
-        return len(bidirectional_shortest_path(G, source, target)) - 1
-    if method == "dijkstra":
-        return dijkstra_path_length(G, source, target, weight)
-    return bellman_ford_path_length(G, source, target, weight)
+    return _by_case(
+        G, source, target, weight, method, paths=False,
+        all_pairs={"unweighted": all_pairs_shortest_path_length, "dijkstra": all_pairs_dijkstra_path_length,
+                   "bellman-ford": all_pairs_bellman_ford_path_length},
+        one_pair={"unweighted": lambda s, t, w: len(bidirectional_shortest_path(G, s, t)) - 1,
+                  "dijkstra": lambda s, t, w: dijkstra_path_length(G, s, t, w),
+                  "bellman-ford": lambda s, t, w: bellman_ford_path_length(G, s, t, w)},
+    )
 
 
 def has_path(G, source, target):
