@@ -128,8 +128,10 @@ class Conversions:
         Parameters
         ----------
         array : array_like, shape (nrows, ncols)
-            A NumPy or CuPy array, or any object with the DLPack protocol or
-            ``__cuda_array_interface__`` (read without a copy), or anything ``numpy.asarray`` takes.
+            A NumPy or CuPy array, or any object with the DLPack protocol (``__dlpack__``:
+            PyTorch, JAX, ...) or ``__cuda_array_interface__`` (read without a copy: CPU ones
+            through ``numpy.from_dlpack``, GPU ones through ``cupy.from_dlpack`` or
+            ``cupy.asarray``), or anything ``numpy.asarray`` takes.
         missing : scalar, optional
             Positions holding this value are absent (NaN matches NaN); None keeps every position.
         dtype : dtype, optional

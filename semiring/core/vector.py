@@ -120,18 +120,10 @@ class Vector:
         Parameters
         ----------
         array : array_like, shape (size,)
-            A NumPy or CuPy array, or any object with the DLPack protocol (``__dlpack__``:
-            PyTorch, JAX, ...) or ``__cuda_array_interface__`` (read without a copy: CPU ones
-            through ``numpy.from_dlpack``, GPU ones through ``cupy.from_dlpack`` or
-            ``cupy.asarray``), or anything ``numpy.asarray`` takes.
-        missing : scalar, optional
-            Positions holding this value are absent (NaN matches NaN); None keeps every position.
-        dtype : dtype, optional
-            Default: the array's.
-        device : {"cpu", "gpu", "auto"}, optional
-            Default: where ``array`` lives. A GPU array stays on the GPU (no host round trip).
-        backend : {"numpy", "suitesparse", "auto"}, optional
-            The CPU backend (see :class:`Vector`); None, the current choice.
+            Any array :meth:`Matrix.from_dense` reads (NumPy, CuPy, DLPack, CUDA array
+            interface), 1-d.
+        missing, dtype, device, backend
+            As for :meth:`Matrix.from_dense`.
 
         Returns
         -------
@@ -412,25 +404,24 @@ class Vector:
 
     def to(self, device, *, backend=None):
         """This vector on ``device`` ("cpu", "gpu" or "auto") stored by ``backend``: itself if
-        already so, else a copy.
+        already so, else a copy. Device and backend choice, and what is raised, as for
+        :meth:`Matrix.to`.
 
         Parameters
         ----------
         device : {"cpu", "gpu", "auto"}
         backend : {"numpy", "suitesparse", "auto", "cupy"}, optional
-            None keeps this vector's backend when it stays on its device, and takes the current
-            CPU choice (:func:`semiring.backends.cpu_backend`) when it comes to the CPU.
+            None keeps this vector's backend on its own device, else the current CPU choice.
 
         Returns
         -------
         Vector
+            Of the same size, dtype and entries.
 
         Raises
         ------
-        InvalidValue
-            An unknown backend, or one that does not store on ``device``.
-        BackendUnavailable
-            "gpu" without a usable GPU; "suitesparse" without python-graphblas.
+        InvalidValue, BackendUnavailable
+            See :meth:`Matrix.to`.
         """
         def copy(dev, xp):
             idx, vals = self._keys()
