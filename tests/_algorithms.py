@@ -18,15 +18,9 @@ from hypothesis import strategies as st
 
 import semiring as sr
 
-
 MAX_N = 60
-
-
 UNREACHED = -1
-
-
 SETTINGS = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-
 
 #: weight kinds: the dtype given to Matrix.from_coo and a strategy for one weight
 WEIGHT_KINDS = {
@@ -40,11 +34,7 @@ WEIGHT_KINDS = {
     "negative": ("int64", st.integers(-4, 9)),       # arbitrary signs: negative cycles possible
     "positive": ("float64", st.integers(1, 64).map(lambda k: k / 8)),
 }
-
-
 _REDUCE = {"min": np.minimum, "max": np.maximum, "plus": np.add, "lor": np.logical_or}
-
-
 _DUP_OPS = {"min": sr.binary.min, "max": sr.binary.max, "plus": sr.binary.plus, "lor": sr.binary.lor}
 
 

@@ -10,7 +10,6 @@ import pytest
 
 import semiring as sr
 
-
 def _snap(x):
     if isinstance(x, sr.Matrix):
         return ("M", x.shape, x.dtype) + tuple(a.tolist() for a in x.to_coo())

@@ -14,6 +14,8 @@ import pytest
 
 from _nxgraphs import NX, SR
 
+nx.config.warnings_to_ignore.add("cache")
+
 
 # ---------------------------------------------------------------------------------------------
 # graphs and comparison
@@ -51,21 +53,11 @@ def _reciprocal(seed):
 
 
 UNDIRECTED = [gnp(30, 0.15, 0), gnp(30, 0.2, 1, loops=3), gnp(25, 0.05, 2)]  # the last is disconnected
-
-
 DIRECTED = [gnp(30, 0.1, 3, directed=True), _reciprocal(4), gnp(25, 0.04, 5, directed=True)]
-
-
 WEIGHTED = [gnp(30, 0.15, 6, weights="int"), gnp(30, 0.15, 7, weights="float", loops=2),
             gnp(30, 0.1, 8, directed=True, weights="int"), gnp(30, 0.1, 9, directed=True, weights="float")]
-
-
 U_IDS = [f"u{i}" for i in range(len(UNDIRECTED))]
-
-
 D_IDS = [f"d{i}" for i in range(len(DIRECTED))]
-
-
 W_IDS = [f"w{i}" for i in range(len(WEIGHTED))]
 
 

@@ -8,10 +8,7 @@ import numpy as np
 
 import semiring as sr
 
-
 B, M, U = sr.binary, sr.monoid, sr.unary
-
-
 DTYPES = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
           "float32", "float64"]
 

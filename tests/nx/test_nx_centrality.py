@@ -16,8 +16,6 @@ from _nxgraphs import NX, SR
 from _nx_centrality import (DIRECTED, D_IDS, UNDIRECTED, U_IDS, WEIGHTED, W_IDS, both, check, gnp,
                             raises_both, same, shuffled)
 
-nx.config.warnings_to_ignore.add("cache")
-
 
 # ---------------------------------------------------------------------------------------------
 # degree centralities
