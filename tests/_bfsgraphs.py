@@ -1,13 +1,22 @@
 """Graphs for the BFS strategy tests (CPU and GPU): small cases built to reach each strategy's
-corners, the scipy.sparse.csgraph oracle, and a parent check written on the definition."""
+corners (``CASES``; ``GRAPHS`` adds larger ones), the scipy.sparse.csgraph oracle, a parent
+check written on the definition, ``run`` (a strategy on a device) and ``gpu_kernels``, the
+autouse fixture of a test module whose ``gpu`` cases launch the strategy kernels.
+
+The ``gpu`` cases check every launch's arguments against the kernel's CUDA signature
+(``CHECK_ARGS``). On the NumPy stand-in for CuPy (no ``RawModule``) the kernels are replaced
+by the Python emulations in ``_bfs_kernel_emulators`` (the host code runs, the CUDA does not).
+"""
 
 from __future__ import annotations
 
 import numpy as np
+import pytest
 import scipy.sparse as sp
 import scipy.sparse.csgraph as csgraph
 
 import semiring as sr
+from semiring.backends.gpu import bfs_strategies as gpu_strategies
 
 
 def matrix(n, rows, cols):
@@ -90,3 +99,35 @@ def assert_parents(A, s, level, parent):
         assert level[p] == level[v] - 1, f"parent {p} of {v} is on level {level[p]}, not {level[v] - 1}"
         assert (p, v) in edges, f"parent edge {p} -> {v} is not an edge"
     assert (parent[level < 0] == -1).all()
+
+
+#: The reference cases plus a Kronecker graph (hubs, short), a 2-d grid (long, thin) and an
+#: undirected random graph with a few thousand vertices (many blocks per level).
+GRAPHS = dict(CASES)
+GRAPHS["kronecker-10"] = (sr.apply(sr.generators.kronecker(10), sr.unary.one).dup("bool"), (0, 17))
+GRAPHS["grid-40x40"] = (sr.apply(sr.generators.grid(40, 40), sr.unary.one).dup("bool"), (0, 820))
+
+
+def emulated():
+    """True on the NumPy stand-in for CuPy (no ``RawModule``: the kernels are emulated)."""
+    import cupy
+
+    return not hasattr(cupy, "RawModule")
+
+
+@pytest.fixture(autouse=True)
+def gpu_kernels(request, monkeypatch):
+    """gpu cases: argument checks on; on the NumPy stand-in, emulated kernels."""
+    if request.node.get_closest_marker("gpu") is None:
+        return
+    monkeypatch.setattr(gpu_strategies, "CHECK_ARGS", True)
+    if emulated():
+        import _bfs_kernel_emulators as emu
+
+        monkeypatch.setattr(gpu_strategies, "_launch", emu.launch)
+
+
+def run(A, device, s, **kw):
+    """``bfs`` from s on a Graph of A copied to ``device``."""
+    G = sr.algorithms.Graph(A.to(device) if device == "gpu" else A)
+    return sr.algorithms.bfs(G, s, **kw)

@@ -11,6 +11,7 @@ matrices run on the GPU.
 from __future__ import annotations
 
 import doctest
+import re
 
 import numpy as np
 import pytest
@@ -21,6 +22,7 @@ from hypothesis import strategies as st
 import semiring as sr
 from semiring.algorithms import apsp as apsp_module
 from semiring.backends._xp import asnumpy
+from _devices import DEVICES
 
 apsp = sr.algorithms.all_pairs_shortest_paths
 fw = sr.algorithms.floyd_warshall
@@ -49,9 +51,11 @@ def dense(D):
     return asnumpy(D.to_dense(np.inf)).astype(np.float64)
 
 
-def check(A, method="auto", sources=None, unweighted=False, **kw):
-    """The result: shape, dtype, entries exactly at the reachable pairs, values equal to scipy's."""
-    D = apsp(A, method=method, sources=sources, **kw)
+def check(A, method="auto", sources=None, unweighted=False, device="cpu", **kw):
+    """The result on ``device`` (A copied there): shape, dtype, entries exactly at the reachable
+    pairs, values equal to scipy's on A."""
+    D = apsp(A.to(device), method=method, sources=sources, **kw)
+    assert D.device == device
     src = np.arange(A.nrows) if sources is None else np.atleast_1d(np.asarray(sources))
     assert D.shape == (src.size, A.nrows)
     if method == "batched_bfs" or A.dtype.kind in "biu":
@@ -146,14 +150,33 @@ def test_negative_weights_without_a_negative_cycle():
         check(A, method)
 
 
+@pytest.mark.parametrize("device", DEVICES)
 @pytest.mark.parametrize("method", WEIGHTED)
-def test_negative_cycles_raise(method):
-    A = coo(4, [(0, 1), (1, 2), (2, 1), (2, 3)], [1.0, -2.0, 1.0, 1.0])
+def test_negative_cycles_raise(method, device):
+    A = coo(4, [(0, 1), (1, 2), (2, 1), (2, 3)], [1.0, -2.0, 1.0, 1.0]).to(device)
     with pytest.raises(sr.NegativeCycleError, match="negative"):
         apsp(A, method=method)
-    loop = coo(3, [(0, 1), (1, 1)], [1.0, -0.5])
+    loop = coo(3, [(0, 1), (1, 1)], [1.0, -0.5]).to(device)
     with pytest.raises(sr.NegativeCycleError):
         apsp(loop, method=method)
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_floyd_warshall_negative_cycle_far_from_the_first_tile(device):
+    n = 100
+    r = list(range(n - 1)) + [90]
+    c = list(range(1, n)) + [70]
+    w = [1.0] * (n - 1) + [-25.0]  # 70 -> 90 costs 20, 90 -> 70 costs -25: a negative cycle
+    A = sr.Matrix.from_coo(r, c, w, nrows=n, ncols=n)
+    with pytest.raises(sr.NegativeCycleError, match=r"vertex \d+ lies on a negative-weight cycle") as info:
+        fw(A.to(device))
+    named = int(re.search(r"vertex (\d+)", str(info.value)).group(1))
+    assert 70 <= named <= 90  # a vertex of the cycle; the GPU's tiled closure names its first
+    assert device == "cpu" or named == 70
+    # negative edges without a negative cycle are fine
+    B = sr.Matrix.from_coo(r[:-1], c[:-1], [-1.0] * (n - 1), nrows=n, ncols=n)
+    D = check(B, "floyd_warshall", device=device)
+    assert fw(B.to(device)).isequal(D)
 
 
 def test_floyd_warshall_finds_a_negative_cycle_the_sources_do_not_reach():
@@ -203,9 +226,10 @@ def test_bad_inputs_raise():
             fw(A, block=bad)
 
 
+@pytest.mark.parametrize("device", DEVICES)
 @pytest.mark.parametrize("method", WEIGHTED + ("auto",))
-def test_nan_weights_raise(method):
-    A = coo(3, [(0, 1), (1, 2)], [1.0, np.nan])
+def test_nan_weights_raise(method, device):
+    A = coo(3, [(0, 1), (1, 2)], [1.0, np.nan]).to(device)
     with pytest.raises(sr.InvalidValue, match="NaN"):
         apsp(A, method=method)
     with pytest.raises(sr.InvalidValue, match="1 NaN"):
@@ -239,13 +263,14 @@ def test_memory_guard_says_what_it_needs_and_what_is_allowed():
     assert apsp(B, method="batched_bfs", max_bytes=n * row).nvals == n * n
 
 
-def test_default_budget_is_a_share_of_the_free_memory():
-    free = apsp_module.available_bytes("cpu")
+@pytest.mark.parametrize("device", DEVICES)
+def test_default_budget_is_a_share_of_the_free_memory(device):
+    free = apsp_module.available_bytes(device)
     assert free > 0
-    assert apsp_module._budget(None, "cpu", "x") <= free
+    assert apsp_module._budget(None, device, "x") <= free
     # a graph too big for any machine's memory is refused before any work
     n = 10**7
-    huge = sr.Matrix(n, n, "float64")
+    huge = sr.Matrix(n, n, "float64", device=device)
     with pytest.raises(sr.InvalidValue, match="max_bytes allows"):
         fw(huge)
 
@@ -382,16 +407,20 @@ def test_ldbc_bfs_rows(shared_data, case):
 
 
 @pytest.mark.data
+@pytest.mark.parametrize("device", DEVICES)
 @pytest.mark.parametrize("name", ["test_FW_1000", "test_FW_2003", "test_FW_2500"])
-def test_lagraph_fw_matrices_selected_rows(shared_data, name):
+def test_lagraph_fw_matrices(shared_data, name, device):
     A = sr.io.read(shared_data / f"small/lagraph/{name}.mtx")
     assert A.dtype == np.float64
     sources = [0, 1, A.nrows // 2, A.nrows - 1]
-    check(A, "repeated", sources=sources)
-    check(A, "batched_bfs", sources=sources)
-    # Floyd-Warshall on the leading 90 x 90 block (the whole matrix is n**3 terms: GPU test)
-    idx = np.arange(90)
-    check(sr.extract(A, idx, idx), "floyd_warshall")
+    check(A, "repeated", sources=sources, device=device)
+    check(A, "batched_bfs", sources=sources, device=device)
+    # Floyd-Warshall: the whole matrix on the GPU, the leading 90 x 90 block on the CPU (the
+    # whole matrix is n**3 terms)
+    idx = np.arange(A.nrows if device == "gpu" else 90)
+    B = sr.extract(A, idx, idx)
+    D = check(B, "floyd_warshall", device=device)
+    assert fw(B.to(device)).isequal(D)
 
 
 @pytest.mark.data
@@ -430,26 +459,3 @@ def test_apsp_on_gpu_matches_cpu(method, name):
         dev = apsp(A.to("gpu"), method=method, sources=sources)
         same(cpu, dev)
     same(fw(A, block=16), fw(A.to("gpu"), block=16))
-
-
-@pytest.mark.gpu
-def test_negative_cycle_and_nan_on_gpu():
-    A = coo(4, [(0, 1), (1, 2), (2, 1), (2, 3)], [1.0, -2.0, 1.0, 1.0]).to("gpu")
-    for method in WEIGHTED:
-        with pytest.raises(sr.NegativeCycleError):
-            apsp(A, method=method)
-    B = coo(3, [(0, 1), (1, 2)], [1.0, np.nan]).to("gpu")
-    with pytest.raises(sr.InvalidValue, match="NaN"):
-        fw(B)
-    assert apsp_module.available_bytes("gpu") > 0
-
-
-@pytest.mark.gpu
-@pytest.mark.data
-@pytest.mark.parametrize("name", ["test_FW_1000", "test_FW_2003", "test_FW_2500"])
-def test_lagraph_fw_matrices_on_gpu(shared_data, name):
-    A = sr.io.read(shared_data / f"small/lagraph/{name}.mtx")
-    D = fw(A.to("gpu"))
-    want = scipy_distances(A)
-    assert D.nvals == int(np.isfinite(want).sum())
-    np.testing.assert_allclose(dense(D), want, rtol=1e-12, atol=1e-12)

@@ -1,8 +1,11 @@
-"""``bfs(..., strategy=name)``: the named BFS strategies (NumPy formulations on the CPU)
-against scipy.sparse.csgraph on small graphs built to reach their corners: directed and
-undirected, disconnected, isolated sources, self-loops, hubs past the warp / block buckets and
-the node split, frontiers that overflow the single block's and a block's local queue, long
-paths; plus max_depth, the trace, the launch counts and the errors."""
+"""``bfs(..., strategy=name)``: the named BFS strategies (NumPy formulations on the CPU, CuPy
+RawKernels on the GPU: one body over both devices) against scipy.sparse.csgraph on graphs
+built to reach their corners: directed and undirected, disconnected, isolated sources,
+self-loops, hubs past the warp / block buckets and the node split, frontiers that overflow the
+single block's and a block's local queue, long paths, a Kronecker graph and a grid; plus
+max_depth, the trace, the launch counts and the errors. One parametrized case per strategy and
+graph, so a failing kernel names itself; the GPU kernels' own corners are in
+tests/gpu/test_gpu_bfs_strategies.py."""
 
 from __future__ import annotations
 
@@ -10,29 +13,60 @@ import numpy as np
 import pytest
 
 import semiring as sr
-from _bfsgraphs import CASES, assert_parents, matrix, scipy_levels
+from _bfsgraphs import (CASES, GRAPHS, assert_parents, emulated, gpu_kernels,  # noqa: F401 (autouse fixture)
+                        matrix, run, scipy_levels)
+from _devices import DEVICES
 from semiring.algorithms.bfs import STRATEGIES
+from semiring.backends._xp import asnumpy
 from semiring.backends.cpu import bfs_strategies as cpu_strategies
 
 
-@pytest.mark.parametrize("case", sorted(CASES))
+def _expected_syncs(strategy, r):
+    """Device-to-host reads of a GPU strategy run: one per level-launch group, one for the
+    result's histogram, one for the source's degree (degree_bucketed, node_split)."""
+    levels = len(r.trace)
+    if strategy == "single_block":
+        return r.launches - 2 + 1
+    if strategy == "node_split":
+        return (r.launches - 2) // 3 + 2
+    return levels + 1 + (strategy == "degree_bucketed")
+
+
+@pytest.mark.parametrize("case", sorted(GRAPHS))
 @pytest.mark.parametrize("strategy", STRATEGIES)
-def test_strategy_matches_scipy(strategy, case):
-    A, sources = CASES[case]
-    G = sr.algorithms.Graph(A)
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("parents", [True, False], ids=["parents", "levels"])
+def test_strategy_matches_scipy(parents, device, strategy, case):
+    """Levels (and parents) against scipy; the trace and the launch count against the CPU
+    formulation (frontier sizes, hence launches, do not depend on which parent wins); on the
+    GPU the host reads; and the same search cut at depth 2."""
+    A, sources = GRAPHS[case]
+    if device == "gpu" and emulated() and A.nvals > 20_000 and strategy in ("edge", "vertex_push", "vertex_pull"):
+        pytest.skip("the Python emulation of an all-vertex or all-edge sweep per level is too slow here")
     for s in sources:
         want = scipy_levels(A, s)
-        r = sr.algorithms.bfs(G, s, parents=True, strategy=strategy)
-        assert r.engine == f"strategy:{strategy}"
-        level = r.level.to_dense(-1)
-        np.testing.assert_array_equal(level, want)
+        r = run(A, device, s, parents=parents, strategy=strategy)
+        assert r.engine == f"strategy:{strategy}" and r.level.device == device
+        np.testing.assert_array_equal(asnumpy(r.level.to_dense(-1)), want)
         assert r.level.dtype == np.int64 and r.level.nvals == int((want >= 0).sum())
-        assert r.parent.dtype == np.int64 and r.parent.nvals == r.level.nvals
-        assert_parents(A, s, want, r.parent.to_dense(-1))
         assert r.depth == want.max()
-        plain = sr.algorithms.bfs(G, s, strategy=strategy)
-        assert plain.parent is None
-        np.testing.assert_array_equal(plain.level.to_dense(-1), want)
+        if parents:
+            assert r.parent.dtype == np.int64 and r.parent.nvals == r.level.nvals
+            assert_parents(A, s, want, asnumpy(r.parent.to_dense(-1)))
+        else:
+            assert r.parent is None
+        cpu = r if device == "cpu" else run(A, "cpu", s, parents=parents, strategy=strategy)
+        assert [tuple(vars(t).values()) for t in r.trace] == [tuple(vars(t).values()) for t in cpu.trace]
+        assert r.launches == cpu.launches
+        if device == "gpu" and parents:
+            assert r.host_syncs == _expected_syncs(strategy, r)
+        shallow = run(A, device, s, parents=parents, strategy=strategy, max_depth=2)
+        cut = np.where(want <= 2, want, -1)
+        np.testing.assert_array_equal(asnumpy(shallow.level.to_dense(-1)), cut)
+        if parents:
+            assert_parents(A, s, cut, asnumpy(shallow.parent.to_dense(-1)))
+        else:
+            assert shallow.parent is None
 
 
 @pytest.mark.parametrize("strategy", STRATEGIES)

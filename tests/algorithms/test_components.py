@@ -78,14 +78,16 @@ def test_hand_examples():
     assert cc(B).to_dense().tolist() == [0, 1, 2, 1, 0, 1]
 
 
+@pytest.mark.parametrize("device", DEVICES)
 @pytest.mark.parametrize("f", [cc, scc])
-def test_empty_single_and_edgeless(f):
-    for n in (0, 1, 7):
-        got = f(sr.Matrix(n, n, "bool"))
-        assert got.size == n and got.nvals == n and got.dtype == np.int64
-        assert got.to_dense().tolist() == list(range(n))
-    one = coo(1, [(0, 0)])
-    assert f(one).to_dense().tolist() == [0]
+def test_empty_single_and_edgeless(f, device):
+    for n, arcs in ((0, []), (1, []), (1, [(0, 0)]), (7, [])):
+        e = np.asarray(arcs, dtype=np.int64).reshape(-1, 2)
+        built = sr.Matrix.from_coo(e[:, 0], e[:, 1], nrows=n, ncols=n, dtype="bool", device=device)
+        for A in ((built, sr.Matrix(n, n, "bool", device=device)) if not arcs else (built,)):
+            for got in (f(A), f(sr.algorithms.Graph(A, "directed"))):
+                assert got.device == device and got.dtype == np.int64 and got.size == n and got.nvals == n
+                assert asnumpy(got.to_dense()).tolist() == list(range(n))
 
 
 @pytest.mark.parametrize("f", [cc, scc])

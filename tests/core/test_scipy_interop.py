@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 
 import semiring as sr
 from semiring import InvalidValue
+from _sparsevalues import random_pattern, sample_values
 
 DTYPES = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
           "float32", "float64"]
@@ -29,26 +30,6 @@ PT = sr.semirings.plus_times
 # ---------------------------------------------------------------------------------------------
 # helpers
 # ---------------------------------------------------------------------------------------------
-def sample_values(dtype, n, rng):
-    """n values of ``dtype`` spanning its range, every third one an explicit zero."""
-    d = np.dtype(dtype)
-    if d.kind == "b":
-        v = rng.random(n) < 0.5
-    elif d.kind == "f":
-        v = (rng.standard_normal(n) * 100).astype(d)
-    else:
-        info = np.iinfo(d)
-        v = rng.integers(info.min, info.max, size=n, dtype=d, endpoint=True)
-    v[::3] = 0
-    return v
-
-
-def random_pattern(rng, m, n, density):
-    present = rng.random((m, n)) < density
-    r, c = np.nonzero(present)
-    return r.astype(np.int64), c.astype(np.int64)
-
-
 def scipy_entries(S):
     """(rows, cols, values) of a scipy sparse matrix, row-major, duplicates NOT summed."""
     C = sp.coo_array(S)

@@ -1,7 +1,8 @@
-"""``bfs(..., strategy=name)`` on the GPU (CuPy RawKernels) against scipy.sparse.csgraph and
-against the CPU formulation of the same strategy: levels, parents, the trace and the launch
-count must agree (frontier sizes, hence launches, do not depend on which parent wins). One
-parametrized case per strategy and graph, so a failing kernel names itself.
+"""``bfs(..., strategy=name)``: the GPU kernels' own corners (CuPy RawKernels): grid-stride
+loops of a few blocks, int64 offsets and columns, level histograms past the shared-memory
+capacity, the kernel signatures and their argument checks. Each strategy on both devices
+against scipy and the CPU formulation is ``test_strategy_matches_scipy``
+(tests/algorithms/test_bfs_strategies.py).
 
 The ``gpu`` cases check every launch's arguments against the kernel's CUDA signature
 (``CHECK_ARGS``). On the NumPy stand-in for CuPy (no ``RawModule``) the kernels are replaced
@@ -14,77 +15,10 @@ import numpy as np
 import pytest
 
 import semiring as sr
-from _bfsgraphs import CASES, assert_parents, matrix, scipy_levels
+from _bfsgraphs import GRAPHS, assert_parents, gpu_kernels, matrix, run, scipy_levels  # noqa: F401 (autouse fixture)
 from semiring.algorithms.bfs import STRATEGIES
 from semiring.backends._xp import asnumpy
 from semiring.backends.gpu import bfs_strategies as gpu_strategies
-from _devices import DEVICES
-
-
-#: The reference cases plus a Kronecker graph (hubs, short), a 2-d grid (long, thin) and an
-#: undirected random graph with a few thousand vertices (many blocks per level).
-GRAPHS = dict(CASES)
-GRAPHS["kronecker-10"] = (sr.apply(sr.generators.kronecker(10), sr.unary.one).dup("bool"), (0, 17))
-GRAPHS["grid-40x40"] = (sr.apply(sr.generators.grid(40, 40), sr.unary.one).dup("bool"), (0, 820))
-
-
-def _emulated():
-    import cupy
-
-    return not hasattr(cupy, "RawModule")
-
-
-@pytest.fixture(autouse=True)
-def _kernels(request, monkeypatch):
-    """gpu cases: argument checks on; on the NumPy stand-in, emulated kernels."""
-    if request.node.get_closest_marker("gpu") is None:
-        return
-    monkeypatch.setattr(gpu_strategies, "CHECK_ARGS", True)
-    if _emulated():
-        import _bfs_kernel_emulators as emu
-
-        monkeypatch.setattr(gpu_strategies, "_launch", emu.launch)
-
-
-def _run(A, device, s, **kw):
-    G = sr.algorithms.Graph(A.to(device) if device == "gpu" else A)
-    return sr.algorithms.bfs(G, s, **kw)
-
-
-def _expected_syncs(strategy, r):
-    """Device-to-host reads of a GPU strategy run: one per level-launch group, one for the
-    result's histogram, one for the source's degree (degree_bucketed, node_split)."""
-    levels = len(r.trace)
-    if strategy == "single_block":
-        return r.launches - 2 + 1
-    if strategy == "node_split":
-        return (r.launches - 2) // 3 + 2
-    return levels + 1 + (strategy == "degree_bucketed")
-
-
-@pytest.mark.parametrize("case", sorted(GRAPHS))
-@pytest.mark.parametrize("strategy", STRATEGIES)
-@pytest.mark.parametrize("device", DEVICES)
-def test_strategy_on_device(device, strategy, case):
-    A, sources = GRAPHS[case]
-    if device == "gpu" and _emulated() and A.nvals > 20_000 and strategy in ("edge", "vertex_push", "vertex_pull"):
-        pytest.skip("the Python emulation of an all-vertex or all-edge sweep per level is too slow here")
-    for s in sources:
-        want = scipy_levels(A, s)
-        r = _run(A, device, s, parents=True, strategy=strategy)
-        assert r.engine == f"strategy:{strategy}" and r.level.device == device
-        level = asnumpy(r.level.to_dense(-1))
-        np.testing.assert_array_equal(level, want)
-        assert r.level.nvals == int((want >= 0).sum()) and r.parent.nvals == r.level.nvals
-        assert_parents(A, s, want, asnumpy(r.parent.to_dense(-1)))
-        cpu = r if device == "cpu" else _run(A, "cpu", s, parents=True, strategy=strategy)
-        assert [tuple(vars(t).values()) for t in r.trace] == [tuple(vars(t).values()) for t in cpu.trace]
-        assert r.launches == cpu.launches
-        if device == "gpu":
-            assert r.host_syncs == _expected_syncs(strategy, r)
-        plain = _run(A, device, s, strategy=strategy, max_depth=2)
-        assert plain.parent is None
-        np.testing.assert_array_equal(asnumpy(plain.level.to_dense(-1)), np.where(want <= 2, want, -1))
 
 
 @pytest.mark.gpu
@@ -96,7 +30,7 @@ def test_grid_stride_loops(strategy, monkeypatch):
     for case in ("undirected", "hub", "warp-buckets"):
         A, sources = GRAPHS[case]
         for s in sources:
-            r = _run(A, "gpu", s, parents=True, strategy=strategy)
+            r = run(A, "gpu", s, parents=True, strategy=strategy)
             want = scipy_levels(A, s)
             np.testing.assert_array_equal(asnumpy(r.level.to_dense(-1)), want)
             assert_parents(A, s, want, asnumpy(r.parent.to_dense(-1)))
@@ -152,7 +86,7 @@ def test_strategy_bad_values_on_the_gpu_matrix_path():
 
 def test_single_block_launches_on_a_path():
     A = matrix(500, np.arange(499), np.arange(1, 500))
-    r = _run(A, "cpu", 0, strategy="single_block")
+    r = run(A, "cpu", 0, strategy="single_block")
     assert r.launches == 3 and r.depth == 499
 
 
@@ -162,8 +96,8 @@ def test_long_path_histogram_in_global_memory(strategy):
     # 700 levels: more than HIST_CAP, so bfs_finish counts levels in global memory
     n = gpu_strategies.HIST_CAP + 188
     A = matrix(n, np.arange(n - 1), np.arange(1, n))
-    r = _run(A, "gpu", 0, parents=True, strategy=strategy)
+    r = run(A, "gpu", 0, parents=True, strategy=strategy)
     np.testing.assert_array_equal(asnumpy(r.level.to_dense(-1)), np.arange(n))
     np.testing.assert_array_equal(asnumpy(r.parent.to_dense(-1)), np.r_[0, np.arange(n - 1)])
     assert [t.discovered for t in r.trace] == [1] * (n - 1) + [0]
-    assert r.launches == _run(A, "cpu", 0, strategy=strategy).launches
+    assert r.launches == run(A, "cpu", 0, strategy=strategy).launches

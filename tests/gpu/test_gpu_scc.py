@@ -187,16 +187,6 @@ def test_wide_indices_and_hypersparse_storage():
 
 
 @gpu
-def test_empty_and_single_vertex_graphs():
-    for n, arcs in ((0, []), (1, []), (1, [(0, 0)]), (7, [])):
-        e = np.asarray(arcs, dtype=np.int64).reshape(-1, 2)
-        A = _matrix(n, e[:, 0], e[:, 1], "gpu")
-        got = scc(sr.algorithms.Graph(A, "directed"))
-        assert got.device == "gpu" and got.dtype == np.int64 and got.size == n and got.nvals == n
-        assert asnumpy(got.to_dense()).tolist() == list(range(n))
-
-
-@gpu
 @pytest.mark.data
 def test_cnr2000_matches_the_published_components(cnr2000, device_calls):
     A, law = cnr2000

@@ -22,6 +22,7 @@ import pytest
 
 import semiring as sr
 from semiring import BackendUnavailable, DomainMismatch, InvalidValue
+from _sparsevalues import random_pattern, sample_values
 
 try:
     import graphblas as gb
@@ -32,25 +33,6 @@ except ImportError as exc:  # pragma: no cover - python-graphblas is a test depe
 
 DTYPES = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
           "float32", "float64"]
-
-
-def _values(dtype, n, rng):
-    """n values of ``dtype`` over its range, every third one an explicit zero."""
-    d = np.dtype(dtype)
-    if d.kind == "b":
-        v = rng.random(n) < 0.5
-    elif d.kind == "f":
-        v = (rng.standard_normal(n) * 1e3).astype(d)
-    else:
-        info = np.iinfo(d)
-        v = rng.integers(info.min, info.max, size=n, dtype=d, endpoint=True)
-    v[::3] = 0
-    return v
-
-
-def _coords(rng, m, n, density):
-    r, c = np.nonzero(rng.random((m, n)) < density)
-    return r.astype(np.int64), c.astype(np.int64)
 
 
 def _gb_coo(G):
@@ -65,8 +47,8 @@ def _gb_coo(G):
 @pytest.mark.parametrize("dtype", DTYPES)
 def test_matrix_round_trip_keeps_dtype_zeros_and_positions(dtype):
     rng = np.random.default_rng(zlib.crc32(dtype.encode()))
-    r, c = _coords(rng, 9, 7, 0.4)
-    vals = _values(dtype, r.size, rng)
+    r, c = random_pattern(rng, 9, 7, 0.4)
+    vals = sample_values(dtype, r.size, rng, scale=1e3)
     assert (vals == 0).any()
     A = sr.Matrix.from_coo(r, c, vals, nrows=9, ncols=7)
     G = sr.io.to_graphblas(A)
@@ -89,7 +71,7 @@ def test_vector_round_trip_keeps_dtype_zeros_and_positions(dtype):
     rng = np.random.default_rng(zlib.crc32(b"v" + dtype.encode()))
     for size, k in [(40, 5), (40, 35), (1, 1), (6, 0), (0, 0)]:
         idx = np.sort(rng.choice(size, k, replace=False)).astype(np.int64)
-        vals = _values(dtype, k, rng)
+        vals = sample_values(dtype, k, rng, scale=1e3)
         u = sr.Vector.from_coo(idx, vals, size=size)
         g = sr.io.to_graphblas(u)
         assert isinstance(g, gb.Vector)
@@ -196,7 +178,7 @@ def _random(rng, shape, density, dtype):
         vals = rng.integers(-3, 6, idx.size).astype(dtype)
         return (sr.Vector.from_coo(idx, vals, size=shape[0], dtype=dtype),
                 gb.Vector.from_coo(idx, vals, dtype=dtype, size=shape[0]))
-    r, c = _coords(rng, *shape, density)
+    r, c = random_pattern(rng, *shape, density)
     vals = rng.integers(-3, 6, r.size).astype(dtype)
     return (sr.Matrix.from_coo(r, c, vals, nrows=shape[0], ncols=shape[1], dtype=dtype),
             gb.Matrix.from_coo(r, c, vals, dtype=dtype, nrows=shape[0], ncols=shape[1]))

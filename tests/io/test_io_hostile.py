@@ -1,66 +1,29 @@
 """Hostile files for the readers of ``semiring.io``: bytes that once crashed the interpreter,
-garbage tokens, damaged gzip data, paths that are not files, huge declared sizes, invalid
-options, upper-case extensions; then Hypothesis families that damage valid files in every
-way, and a seeded fuzz run of 10,000 files.
+garbage tokens, damaged gzip data and paths that are not files.
 
-The rule everywhere: a file either gives exactly the matrix its valid parts define (checked
-against the independent line-by-line oracles of ``tests/_io_fuzz.py``) or raises a
-SemiringError (InvalidValue naming the file, and the line where one line is at fault;
-OutOfMemory naming the file and the size). No other exception escapes; nothing crashes.
-"""
+The rule everywhere: a file either gives exactly the matrix its valid parts define or raises a
+SemiringError (InvalidValue naming the file, and the line where one line is at fault). No other
+exception escapes; nothing crashes. Huge sizes, options and extensions are in
+test_io_hostile_sizes.py; the Hypothesis families and the seeded fuzz run in
+test_io_hostile_fuzz.py."""
 
 from __future__ import annotations
 
 import gzip
 import json
 import os
-import random
-import re
 import stat
 import subprocess
 import sys
 import threading
-import tracemalloc
 import zlib
-from pathlib import Path
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 import semiring as sr
-from _io_fuzz import BYTES, JUNK, VALID, case, check, fixed_free_memory, mutate
-from semiring import DomainMismatch, InvalidValue, OutOfMemory, SemiringError
-
-MM = "%%MatrixMarket matrix coordinate"
-FUZZ = Path(__file__).resolve().parents[1] / "_io_fuzz.py"
-
-
-def put(tmp_path, name, data):
-    """Write ``data`` (str or bytes) to ``tmp_path / name``, gzip-compressed if the name ends
-    in .gz (any case)."""
-    data = data.encode("latin-1") if isinstance(data, str) else data
-    path = tmp_path / name
-    path.write_bytes(gzip.compress(data, mtime=0) if name.lower().endswith(".gz") else data)
-    return path
-
-
-def assert_raises(cls, path, line, call, *args, **kwargs):
-    """``call(*args)`` raises exactly ``cls``, naming ``path`` and (if given) ``line``."""
-    with pytest.raises(SemiringError) as info:
-        call(*args, **kwargs)
-    assert type(info.value) is cls, f"{type(info.value).__name__}: {info.value}"
-    msg = str(info.value)
-    assert os.fspath(path) in msg, f"the message does not name the file: {msg!r}"
-    if line is not None:
-        assert re.search(rf", line {line}:", msg), f"the message does not name line {line}: {msg!r}"
-    return msg
-
-
-def entries(A):
-    r, c, v = A.to_coo()
-    return {(int(i), int(j)): x.item() for i, j, x in zip(r, c, v)}
+from semiring import InvalidValue, OutOfMemory
+from _io_hostile import MM, READER_TEXT, assert_raises, entries, put
 
 
 # ---------------------------------------------------------------------------------------------
@@ -86,7 +49,6 @@ CRASHERS = {
     # a NUL in a comment is never parsed: the file is valid
     "real_nul_in_comment": ("n.mtx", f"{MM} real general\n% \x00\xff\n2 2 1\n2 2 2.5\n", {(1, 1): 2.5}),
 }
-
 _CHILD = r"""
 import json, sys
 import semiring as sr
@@ -217,12 +179,6 @@ def test_comment_after_size_line_is_refused(tmp_path):
 # ---------------------------------------------------------------------------------------------
 # damaged files and paths that are not files: InvalidValue naming the file, for every reader
 # ---------------------------------------------------------------------------------------------
-READER_TEXT = {
-    "mtx": f"{MM} real general\n3 3 2\n1 2 0.5\n3 1 -2\n",
-    "gr": "c x\np sp 3 2\na 1 2 5\na 3 1 7\n",
-    "col": "p edge 3 2\ne 1 2\ne 2 3\n",
-    "txt": "0 1 5\n2 0 7\n",
-}
 READERS = {"mtx": sr.io.read_mtx, "gr": sr.io.read_gr, "col": sr.io.read_col, "txt": sr.io.read_edgelist}
 
 
@@ -386,294 +342,3 @@ def test_memory_error_while_parsing_becomes_out_of_memory(tmp_path, monkeypatch,
     monkeypatch.setattr("scipy.io.mmread", exhausted)
     assert_raises(OutOfMemory, p, None, READERS[fmt], p)
     assert_raises(OutOfMemory, p, None, sr.io.read, p)
-
-
-# ---------------------------------------------------------------------------------------------
-# huge declared sizes: checked against the file and the free memory before anything is built
-# ---------------------------------------------------------------------------------------------
-def _peak_bytes(call):
-    """(outcome, peak bytes traced while ``call()`` ran); NumPy reports its arrays to tracemalloc."""
-    tracemalloc.start()
-    try:
-        try:
-            out = call()
-        except SemiringError as exc:
-            out = exc
-        return out, tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
-
-
-HUGE = [
-    # (file name, text, shape declared, the entries if it is built)
-    ("rows.mtx", f"{MM} real general\n1000000000000 1 1\n1 1 1\n", (10**12, 1), {(0, 0): 1.0}),
-    ("rows.mtx.gz", f"{MM} pattern general\n1000000000000 1000 1\n1 1\n", (10**12, 1000), {(0, 0): True}),
-    ("nodes.gr", "p sp 2000000000 0\n", (2 * 10**9, 2 * 10**9), {}),
-    ("nodes.col", "p edge 2000000000 0\n", (2 * 10**9, 2 * 10**9), {}),
-    ("vertex.txt", "0 1099511627776\n", (2**40 + 1, 2**40 + 1), {(0, 2**40): True}),
-    ("vertex.txt.gz", "5 3\n0 4294967296\n", (2**32 + 1, 2**32 + 1), {(5, 3): True, (0, 2**32): True}),
-]
-
-
-@pytest.mark.parametrize("fname,text,shape,want", HUGE, ids=[h[0] for h in HUGE])
-def test_huge_declared_size_is_checked_before_allocating(tmp_path, fname, text, shape, want):
-    p = put(tmp_path, fname, text)
-    with fixed_free_memory():  # 4 GiB free, on every machine
-        out, peak = _peak_bytes(lambda: sr.io.read(p))
-    assert peak < 64 << 20, f"{peak:,} bytes allocated for a file of {len(text)} bytes"
-    if isinstance(out, SemiringError):
-        # OutOfMemory naming the file and the size; or a shape beyond 2**63 positions refused
-        assert type(out) is OutOfMemory and f"{shape[0]:,}" in str(out) or \
-            type(out) is InvalidValue and shape[0] * shape[1] > 2**63 - 1, out
-        assert str(p) in str(out), str(out)
-    else:  # a store that keeps empty rows cheap may build it: then it must be right
-        assert out.shape == shape and entries(out) == want
-
-
-def test_edgelist_n_option_is_checked_like_a_declared_size(tmp_path):
-    p = put(tmp_path, "n.txt", "0 1\n")
-    with fixed_free_memory():
-        out, peak = _peak_bytes(lambda: sr.io.read(p, n=2**40))
-    assert peak < 64 << 20
-    if isinstance(out, SemiringError):
-        assert type(out) in (OutOfMemory, InvalidValue) and str(p) in str(out), out
-    else:
-        assert out.shape == (2**40, 2**40) and entries(out) == {(0, 1): True}
-
-
-@pytest.mark.parametrize("field", ["pattern", "integer", "real"])
-def test_declared_entry_count_beyond_the_file_allocates_nothing(tmp_path, field):
-    value = "" if field == "pattern" else " 1"
-    p = put(tmp_path, f"n_{field}.mtx", f"{MM} {field} general\n2 2 1000000000000\n1 1{value}\n")
-    out, peak = _peak_bytes(lambda: sr.io.read(p))
-    assert peak < 16 << 20, peak
-    assert type(out) is InvalidValue and str(p) in str(out) and "the file has 1" in str(out), out
-
-
-@pytest.mark.parametrize("fname,text,line", [
-    ("a.mtx", f"{MM} real general\n% c\n99999999999999999999 1 0\n", 3),
-    ("b.mtx", f"{MM} pattern general\n1 9223372036854775808 0\n", 2),
-    ("c.gr", "p sp 99999999999999999999 0\n", 1),
-    ("d.col", "c\np edge 9223372036854775808 0\n", 2),
-])
-def test_dimension_beyond_int64_is_invalid_with_its_line(tmp_path, fname, text, line):
-    p = put(tmp_path, fname, text)
-    assert_raises(InvalidValue, p, line, sr.io.read, p)
-
-
-@pytest.mark.parametrize("fname,text", [
-    ("a.mtx", f"{MM} real general\n4294967296 4294967296 1\n4294967296 1 2.5\n"),
-    ("b.gr", "p sp 4294967296 1\na 4294967296 1 7\n"),
-])
-def test_shape_beyond_int64_positions_is_read_hypersparse(tmp_path, fname, text):
-    # 2**64 positions: the matrix keeps row pointers for its nonempty rows only (hypersparse)
-    p = put(tmp_path, fname, text)
-    with fixed_free_memory():
-        A, peak = _peak_bytes(lambda: sr.io.read(p))
-    assert peak < 64 << 20
-    assert isinstance(A, sr.Matrix) and A.shape == (2**32, 2**32) and A.format == "hypersparse"
-    rows, cols, vals = A.to_coo()
-    assert (rows.tolist(), cols.tolist(), vals.tolist()) == ([2**32 - 1], [0], [2.5 if fname == "a.mtx" else 7])
-
-
-def test_edgelist_vertex_beyond_int64_is_refused(tmp_path):
-    p = put(tmp_path, "c.txt", "0 9223372036854775807\n")  # n would be 2**63
-    with fixed_free_memory():
-        out, peak = _peak_bytes(lambda: sr.io.read(p))
-    assert peak < 64 << 20
-    assert type(out) in (InvalidValue, OutOfMemory) and str(p) in str(out), out
-
-
-# ---------------------------------------------------------------------------------------------
-# options: checked (type and range) before the file is even opened
-# ---------------------------------------------------------------------------------------------
-BAD_OPTIONS = [
-    ("e.txt", {"base": -1}, InvalidValue, "base"),
-    ("e.txt", {"base": 2}, InvalidValue, "base"),
-    ("e.txt", {"base": "1"}, InvalidValue, "base"),
-    ("e.txt", {"base": 1.0}, InvalidValue, "base"),
-    ("e.txt", {"base": True}, InvalidValue, "base"),
-    ("e.txt", {"base": None}, InvalidValue, "base"),
-    ("e.txt", {"n": -1}, InvalidValue, "n must"),
-    ("e.txt", {"n": "3"}, InvalidValue, "n must"),
-    ("e.txt", {"n": 2.0}, InvalidValue, "n must"),
-    ("e.txt", {"n": True}, InvalidValue, "n must"),
-    ("e.txt", {"n": 2**63}, InvalidValue, "n must"),
-    ("e.txt", {"symmetric": "yes"}, InvalidValue, "symmetric"),
-    ("e.txt", {"symmetric": 1}, InvalidValue, "symmetric"),
-    ("e.txt", {"dtype": "complex128"}, DomainMismatch, "dtype"),
-    ("e.txt", {"dtype": "no such type"}, DomainMismatch, "dtype"),
-    ("e.txt", {"dup_op": 5}, InvalidValue, "dup_op"),
-    ("e.txt", {"dup_op": "no_such_op"}, InvalidValue, "dup_op"),
-    ("e.mtx", {"dtype": object}, DomainMismatch, "dtype"),
-    ("e.mtx", {"dup_op": lambda a, b: a}, InvalidValue, "dup_op"),
-    ("e.mtx", {"dup_op": sr.binary.firsti}, DomainMismatch, "dup_op"),
-    ("e.gr", {"dtype": "complex64"}, DomainMismatch, "dtype"),
-    ("e.col", {"dtype": "int64"}, InvalidValue, "takes options"),
-    ("e.mtx", {"base": 1}, InvalidValue, "takes options"),
-]
-
-
-@pytest.mark.parametrize("fname,opts,cls,words", BAD_OPTIONS,
-                         ids=[f"{f}-{next(iter(o))}={o[next(iter(o))]!r}" for f, o, _, _ in BAD_OPTIONS])
-def test_invalid_option_is_refused_before_reading(tmp_path, fname, opts, cls, words):
-    missing = tmp_path / fname  # never created: the option must be refused first
-    with pytest.raises(SemiringError) as info:
-        sr.io.read(missing, **opts)
-    assert type(info.value) is cls, f"{type(info.value).__name__}: {info.value}"
-    assert words in str(info.value), str(info.value)
-
-
-def test_base_minus_one_does_not_shift_ids(tmp_path):
-    p = put(tmp_path, "e.el", "1 2\n2 3\n")
-    with pytest.raises(InvalidValue, match=r"read_edgelist: base must be an integer in \[0, 1\]; given -1"):
-        sr.io.read(p, base=-1)
-    assert entries(sr.io.read(p, base=np.int64(1), n=np.int32(3))) == {(0, 1): True, (1, 2): True}
-
-
-# ---------------------------------------------------------------------------------------------
-# extensions in any case, compressed or not
-# ---------------------------------------------------------------------------------------------
-@pytest.mark.parametrize("fmt,name", [("mtx", "G.MTX.GZ"), ("mtx", "g.Mtx.Gz"), ("mtx", "G.MTX"), ("gr", "R.GR.GZ"),
-                                      ("col", "C.COL.GZ"), ("txt", "E.TXT.GZ"), ("txt", "e.el.GZ")])
-def test_extension_in_any_case(tmp_path, fmt, name):
-    plain = sr.io.read(put(tmp_path, f"plain.{fmt}", READER_TEXT[fmt]))
-    A = sr.io.read(put(tmp_path, name, READER_TEXT[fmt]))
-    assert A.isequal(plain, check_dtype=True)
-
-
-def test_write_mtx_compresses_an_upper_case_gz(tmp_path):
-    A = sr.Matrix.from_coo([0, 1], [1, 0], [1.5, -2.0], nrows=2, ncols=2)
-    p = tmp_path / "OUT.MTX.GZ"
-    sr.io.write_mtx(p, A)
-    assert p.read_bytes()[:2] == b"\x1f\x8b"
-    assert sr.io.read(p).isequal(A, check_dtype=True)
-
-
-# ---------------------------------------------------------------------------------------------
-# Hypothesis: valid files damaged every way, each held to the independent oracle
-# ---------------------------------------------------------------------------------------------
-HYP = settings(max_examples=150, deadline=None, derandomize=True, database=None,
-               suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
-FORMATS = list(VALID)
-junk = st.one_of(st.sampled_from(JUNK), st.sampled_from(BYTES), st.binary(min_size=1, max_size=3))
-positions = st.floats(0, 1, allow_nan=False)
-
-
-def _read_as(tmp_path, fmt, text, gz, upper=False):
-    raw = gzip.compress(text, mtime=0) if gz else text
-    name = f"h.{'txt' if fmt == 'txt' else fmt}" + (".gz" if gz else "")
-    path = tmp_path / (name.upper() if upper else name)
-    path.write_bytes(raw)
-    with fixed_free_memory():
-        return check(path, fmt, raw, gz)
-
-
-@pytest.mark.parametrize("fmt", FORMATS)
-@HYP
-@given(rnd=st.randoms(use_true_random=False), gz=st.booleans(), upper=st.booleans())
-def test_valid_files_read_exactly(tmp_path, fmt, rnd, gz, upper):
-    # the generator's files are all valid (the oracle accepts them) and read to the oracle's matrix
-    assert _read_as(tmp_path, fmt, VALID[fmt](rnd), gz, upper) == "accepted"
-
-
-@pytest.mark.parametrize("fmt", FORMATS)
-@HYP
-@given(rnd=st.randoms(use_true_random=False), pos=positions, gz=st.booleans())
-def test_truncated_anywhere(tmp_path, fmt, rnd, pos, gz):
-    _read_as(tmp_path, fmt, mutate(VALID[fmt](rnd), "truncate", pos, b""), gz)
-
-
-@pytest.mark.parametrize("fmt", FORMATS)
-@HYP
-@given(rnd=st.randoms(use_true_random=False), kind=st.sampled_from(["token", "value"]), pos=positions, junk=junk)
-def test_corrupted_token(tmp_path, fmt, rnd, kind, pos, junk):
-    _read_as(tmp_path, fmt, mutate(VALID[fmt](rnd), kind, pos, junk), False)
-
-
-@pytest.mark.parametrize("fmt", FORMATS)
-@HYP
-@given(rnd=st.randoms(use_true_random=False), pos=positions,
-       junk=st.sampled_from([b"\x00", b"\xff", b"\xc3\xa9", b"\x80\x81", b"\x0b", b"\x0c", b"\x1b", b"\x7f",
-                             b"\r", b"\x00\x00"]))
-def test_nul_control_and_non_utf8_bytes(tmp_path, fmt, rnd, pos, junk):
-    _read_as(tmp_path, fmt, mutate(VALID[fmt](rnd), "insert", pos, junk), False)
-
-
-@pytest.mark.parametrize("fmt", FORMATS)
-@HYP
-@given(rnd=st.randoms(use_true_random=False), kind=st.sampled_from(["count", "huge"]), pos=positions)
-def test_wrong_counts_and_huge_sizes(tmp_path, fmt, rnd, kind, pos):
-    _read_as(tmp_path, fmt, mutate(VALID[fmt](rnd), kind, pos, b""), False)
-
-
-@pytest.mark.parametrize("fmt", FORMATS)
-@HYP
-@given(rnd=st.randoms(use_true_random=False), kind=st.sampled_from(["delete_line", "duplicate_line", "swap_lines"]),
-       pos=positions)
-def test_missing_duplicated_and_swapped_lines(tmp_path, fmt, rnd, kind, pos):
-    _read_as(tmp_path, fmt, mutate(VALID[fmt](rnd), kind, pos, b""), False)
-
-
-@pytest.mark.parametrize("fmt", FORMATS)
-@HYP
-@given(rnd=st.randoms(use_true_random=False), kind=st.sampled_from(["truncate", "insert", "delete_byte"]),
-       pos=positions, junk=junk)
-def test_damaged_gzip_stream(tmp_path, fmt, rnd, kind, pos, junk):
-    raw = mutate(gzip.compress(VALID[fmt](rnd), mtime=0), kind, pos, junk)
-    path = tmp_path / f"d.{fmt}.gz"
-    path.write_bytes(raw)
-    with fixed_free_memory():
-        check(path, fmt, raw, True)
-
-
-@pytest.mark.parametrize("fmt", FORMATS)
-@HYP
-@given(rnd=st.randoms(use_true_random=False), edits=st.lists(st.tuples(
-    st.sampled_from(["token", "value", "insert", "delete_byte", "truncate", "duplicate_line"]), positions, junk),
-    min_size=2, max_size=4))
-def test_several_damages_at_once(tmp_path, fmt, rnd, edits):
-    text = VALID[fmt](rnd)
-    for kind, pos, j in edits:
-        text = mutate(text, kind, pos, j)
-    _read_as(tmp_path, fmt, text, False)
-
-
-def test_grammar_without_atomic_groups_accepts_the_same(monkeypatch):
-    # Python 3.10 has no atomic groups or possessive quantifiers: the plain forms must agree
-    from semiring.io import _dimacs, _edgelist, _grammar, _mtx
-
-    grammars = [*_mtx._BODY.values(), _dimacs._GR.body, _dimacs._COL.body, *_edgelist._BODY.values()]
-    monkeypatch.setattr(sys, "version_info", (3, 10, 0))
-    plain = [_grammar.compile_grammar(g.pattern) for g in grammars]
-    assert all(b"(?>" not in p.pattern and b"++" not in p.pattern for p in plain)
-    rnd = random.Random(0)
-    for _ in range(300):
-        fmt = rnd.choice(FORMATS)
-        text = mutate(VALID[fmt](rnd), rnd.choice(["token", "value", "insert", "keep"]), rnd.random(), rnd.choice(JUNK))
-        for g, p in zip(grammars, plain):
-            assert g.match(text).end() == p.match(text).end(), (g.pattern, text)
-
-
-# ---------------------------------------------------------------------------------------------
-# the seeded fuzz run: 10,000 generated files over all readers, in a child interpreter
-# ---------------------------------------------------------------------------------------------
-FUZZ_SEED, FUZZ_COUNT = 20261124, 10_000
-
-
-def test_fuzz_ten_thousand_files(tmp_path):
-    proc = subprocess.run([sys.executable, str(FUZZ), "--seed", str(FUZZ_SEED), "--count", str(FUZZ_COUNT),
-                           "--dir", str(tmp_path)], capture_output=True, text=True, timeout=600,
-                          env=os.environ.copy())
-    if proc.returncode not in (0, 1):  # the interpreter died: name the case it was reading
-        last = proc.stderr.strip().splitlines()[-1:] or ["?"]
-        k = int(last[0]) if last[0].isdigit() else None
-        detail = case(FUZZ_SEED, k) if k is not None else proc.stderr[-2000:]
-        pytest.fail(f"the fuzz run died with rc={proc.returncode} on case {k}: {detail!r}")
-    report = json.loads(proc.stdout.strip().splitlines()[-1])
-    assert report["n_failures"] == 0, "\n".join(report["failures"])
-    counts = report["counts"]
-    assert counts["accepted"] + counts["rejected"] == FUZZ_COUNT
-    # both outcomes are common, so both halves of the rule are exercised
-    assert counts["accepted"] > FUZZ_COUNT // 10 and counts["rejected"] > FUZZ_COUNT // 10, counts
-    print(f"fuzz: {counts['rejected']} rejected, {counts['accepted']} accepted in {report['seconds']} s")
